@@ -1,0 +1,134 @@
+#!/bin/sh
+# The blkfast benchmark workloads. Runs on the machine under test (the QEMU
+# guest of bench/run, or real hardware booted into a kernel) and prints one
+# "BENCH" line per fio run, which bench/report.py turns into tables.
+#
+#   sh bench/workloads.sh [-r REPS] [-t SECONDS] [-d "DEV1 DEV2"] [WORKLOAD...]
+#
+# -d uses existing block devices (e.g. "/dev/nvme0n1 /dev/nvme1n1") instead of
+# memory-backed null_blk: the md set-ups write a superblock on them, so use
+# devices whose data does not matter. Only devices the script made itself
+# (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 and nullb2) are removed.
+# Without WORKLOADs all of them run. Every workload runs in every variant
+# (numjobs, iodepth), REPS times in a row, after a 1 s ramp.
+cd "$(dirname "$0")/../tests" || exit 1
+. ./lib.sh
+
+reps=1 runtime=4 devs=""
+while getopts r:t:d: opt; do
+	case $opt in r) reps=$OPTARG ;; t) runtime=$OPTARG ;; d) devs=$OPTARG ;; *) exit 2 ;; esac
+done
+shift $((OPTIND - 1))
+
+# name          set-up      compared with  fio options beyond the common ones
+WORKLOADS='
+nullb-irq       raw         -              --hipri=0
+nullb-poll      raw         -              --hipri=1
+dm-linear-irq   dm_linear   nullb-irq      --hipri=0
+dm-linear-poll  dm_linear   nullb-poll     --hipri=1
+md-raid0-irq    md_raid0    nullb-irq      --hipri=0
+md-raid0-poll   md_raid0    nullb-poll     --hipri=1
+md-raid1-irq    md_raid1    nullb-irq      --hipri=0
+md-raid1-poll   md_raid1    nullb-poll     --hipri=1
+dm-mpath        dm_mpath    nullb-irq      --hipri=0
+none            sched_none  -              --hipri=0
+mq-deadline     sched_mq_deadline none     --hipri=0
+bfq             sched_bfq   none           --hipri=0
+'
+# numjobs and iodepth of every workload
+VARIANTS='j1-qd32 j2-qd32'
+
+# --- set-ups: each prints the device to run on, and describes itself
+DEV1=/dev/nullb1 DEV2=/dev/nullb2
+members() {
+	if [ -n "$devs" ]; then
+		set -- $devs
+		DEV1=$1 DEV2=${2:-}
+		return
+	fi
+	nullb nullb1 size=1024 submit_queues=2 poll_queues=2 >&2
+	nullb nullb2 size=1024 submit_queues=2 poll_queues=2 >&2
+}
+setup_raw() { members; SETUP="$DEV1"; DEV=$DEV1; }
+setup_dm_linear() {
+	members
+	dm_create blkfast-lin "0 $(sectors "$DEV1") linear $DEV1 0" >&2
+	SETUP="dm-linear over $DEV1"; DEV=/dev/mapper/blkfast-lin
+}
+setup_md() {
+	members
+	mdadm --create /dev/md/blkfast --run --level="$1" --raid-devices=2 --assume-clean \
+		"$DEV1" "$DEV2" >/dev/null 2>&1 || fail "mdadm --create failed"
+	SETUP="md raid$1 over $DEV1 $DEV2 (mdadm --create --level=$1 --raid-devices=2 --assume-clean)"
+	DEV=/dev/md/blkfast
+}
+setup_md_raid0() { setup_md 0; }
+setup_md_raid1() { setup_md 1; }
+setup_dm_mpath() {
+	members
+	dm_create blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
+	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
+	DEV=/dev/mapper/blkfast-mp
+}
+SCHED_FILE="" SCHED_OLD=""
+setup_sched() {
+	members
+	SCHED_FILE=/sys/block/${DEV1#/dev/}/queue/scheduler
+	SCHED_OLD=$(sed 's/.*\[\(.*\)\].*/\1/' "$SCHED_FILE")
+	echo "$1" > "$SCHED_FILE" || fail "no scheduler $1"
+	SETUP="$DEV1 with scheduler $1"; DEV=$DEV1
+}
+setup_sched_none() { setup_sched none; }
+setup_sched_mq_deadline() { setup_sched mq-deadline; }
+setup_sched_bfq() { setup_sched bfq; }
+
+teardown() {
+	local n
+	for n in blkfast-lin blkfast-mp; do
+		[ -b "/dev/mapper/$n" ] && dmsetup remove "$n"
+	done
+	[ -e /dev/md/blkfast ] && mdadm --stop /dev/md/blkfast >/dev/null 2>&1
+	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
+	SCHED_FILE=""
+	for n in nullb1 nullb2; do
+		[ -d "$NULLB_CFS/$n" ] || continue
+		echo 0 > "$NULLB_CFS/$n/power"
+		rmdir "$NULLB_CFS/$n"
+	done
+	return 0
+}
+
+wanted() {
+	[ $# -eq 0 ] && return 0
+	for w; do [ "$w" = "$name" ] && return 0; done
+	return 1
+}
+
+echo "BENCH-KERNEL $(uname -r) $(nproc) cpus"
+while read -r name setup ref opts; do
+	[ -n "$name" ] || continue
+	wanted "$@" || continue
+	teardown
+	SETUP="" DEV=""
+	"setup_$setup" </dev/null
+	echo "BENCH-SETUP $name $ref $SETUP"
+	for v in $VARIANTS; do
+		jobs=${v%%-*} jobs=${jobs#j} qd=${v#*-qd}
+		cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=randread --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
+		echo "BENCH-CMD $name $v $cmd"
+		r=0
+		while [ "$r" -lt "$reps" ]; do
+			r=$((r + 1))
+			# shellcheck disable=SC2086
+			if $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
+				echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
+			else
+				echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
+				break
+			fi
+		done
+	done
+done <<EOF
+$WORKLOADS
+EOF
+teardown
