@@ -76,6 +76,32 @@ fio_verify() {
 		--output-format=terse --terse-version=3 "$@" >/tmp/fio.out
 }
 
+# resync_speed slow|fast: slow resync and recovery down so that fio runs
+# while they do, or let them finish.
+resync_speed() {
+	case $1 in
+	slow) echo 5000 > /proc/sys/dev/raid/speed_limit_min
+	      echo 5000 > /proc/sys/dev/raid/speed_limit_max ;;
+	fast) echo 1000 > /proc/sys/dev/raid/speed_limit_min
+	      echo 2000000 > /proc/sys/dev/raid/speed_limit_max ;;
+	esac
+}
+
+# md_create LEVEL N [mdadm options]: /dev/md0 of LEVEL over N fresh null_blk
+# devices nullb1..nullbN with the attributes in $MD_NULLB (default 128 MiB).
+md_create() {
+	local level=$1 n=$2 i devs=
+	shift 2
+	for i in $(seq 1 "$n"); do
+		# shellcheck disable=SC2086
+		nullb "nullb$i" ${MD_NULLB:-size=128}
+		devs="$devs /dev/nullb$i"
+	done
+	# shellcheck disable=SC2086
+	run mdadm --create /dev/md0 --run --metadata=1.2 --level="$level" \
+		--raid-devices="$n" "$@" $devs
+}
+
 # md_wait DEV: wait until no resync, recovery or reshape runs on DEV.
 md_wait() {
 	mdadm --wait "$1" >/dev/null 2>&1 || true

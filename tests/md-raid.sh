@@ -4,29 +4,6 @@
 # check finds no mismatch.
 . ./lib.sh
 
-# Slow resync down so that fio runs while it does; "fast" lets it finish.
-resync_speed() {
-	case $1 in
-	slow) echo 5000 > /proc/sys/dev/raid/speed_limit_min
-	      echo 5000 > /proc/sys/dev/raid/speed_limit_max ;;
-	fast) echo 1000 > /proc/sys/dev/raid/speed_limit_min
-	      echo 2000000 > /proc/sys/dev/raid/speed_limit_max ;;
-	esac
-}
-
-# md_create LEVEL N: /dev/md0 of LEVEL over N fresh 128 MiB null_blk devices.
-md_create() {
-	local level=$1 n=$2 i devs=
-	shift 2
-	for i in $(seq 1 "$n"); do
-		nullb "nullb$i" size=128
-		devs="$devs /dev/nullb$i"
-	done
-	# shellcheck disable=SC2086
-	run mdadm --create /dev/md0 --run --metadata=1.2 --level="$level" \
-		--raid-devices="$n" "$@" $devs
-}
-
 sync_running() {
 	case $(cat /sys/block/md0/md/sync_action) in
 	resync|recover) return 0 ;;

@@ -31,20 +31,120 @@ case_dm_stripe_poll() {
 	poll_verify /dev/mapper/str
 }
 
-# The 6.12 base: md does not poll. io_poll reads 0 and a polled read fails
-# with EOPNOTSUPP. This case flips to "md polling works" when md polling
-# lands in the series (issue 3).
-case_md_raid0_poll_refused() {
-	nullb nullb1 poll_queues=2
-	nullb nullb2 poll_queues=2
-	run mdadm --create /dev/md0 --run --level=0 --raid-devices=2 /dev/nullb1 /dev/nullb2
-	[ "$(io_poll md0)" = 0 ] || fail "md raid0: io_poll is not 0"
-	if fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
-		--rw=randread --bs=4k --size=4M >/tmp/fio.out 2>&1; then
-		fail "a polled read on md raid0 succeeded"
-	fi
-	grep -q "Operation not supported" /tmp/fio.out ||
-		fail "polled read on md raid0 failed, but not with EOPNOTSUPP: $(cat /tmp/fio.out)"
+# md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
+md_array() {
+	local chunk=
+	case $1 in 0|5|10) chunk=--chunk=64 ;; esac
+	MD_NULLB="size=128 poll_queues=2" md_create "$1" "$2" $chunk --assume-clean
 }
 
-run_cases nullb_poll dm_linear_poll dm_stripe_poll md_raid0_poll_refused
+# polled_read_refused DEV: a polled read fails with EOPNOTSUPP, no hang.
+polled_read_refused() {
+	if fio --name=poll --filename="$1" --ioengine=io_uring --direct=1 --hipri=1 \
+		--rw=randread --bs=4k --size=4M >/tmp/fio.out 2>&1; then
+		fail "a polled read on $1 succeeded"
+	fi
+	grep -q "Operation not supported" /tmp/fio.out ||
+		fail "polled read on $1 failed, but not with EOPNOTSUPP: $(cat /tmp/fio.out)"
+}
+
+# md_poll_matrix: polled write+verify and randrw at 4k, and at a block size
+# that crosses 64k chunks (the block layer then splits the bio and it
+# completes by interrupt), on /dev/md0.
+md_poll_matrix() {
+	[ "$(io_poll md0)" = 1 ] || fail "md0 over polling null_blk: io_poll is $(io_poll md0)"
+	poll_verify /dev/md0
+	fio_verify /dev/md0 --hipri=1 --bs=96k --size=24M
+	fio_verify /dev/md0 --hipri=1 --rw=randrw --bs=96k --numjobs=2 \
+		--size=12M --offset_increment=12M --group_reporting
+}
+
+case_md_linear_poll() { md_array linear 2; md_poll_matrix; }
+case_md_raid0_poll()  { md_array 0 2; md_poll_matrix; }
+case_md_raid1_poll()  { md_array 1 2; md_poll_matrix; }
+case_md_raid10_poll() { md_array 10 4; md_poll_matrix; }
+
+# A mirror fails while polled I/O runs; it is removed, added back and
+# recovers while polled I/O runs again. Then the member that never failed
+# fails in turn: what was written during recovery reads back from the
+# recovered member alone.
+md_poll_fail_recover() {
+	local pid
+	resync_speed fast
+	md_array "$@"
+	fio_verify /dev/md0 --hipri=1 --size=40M --rw=randrw --numjobs=2 \
+		--offset_increment=40M &
+	pid=$!
+	sleep 2
+	run mdadm /dev/md0 --fail /dev/nullb2
+	wait "$pid" || fail "polled fio failed while a member failed"
+	grep -q '_' /proc/mdstat || fail "array not degraded after --fail"
+	run mdadm /dev/md0 --remove /dev/nullb2
+	resync_speed slow
+	run mdadm /dev/md0 --add /dev/nullb2
+	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M
+	grep -qE 'recovery|resync' /proc/mdstat || log "recovery ended before fio did"
+	resync_speed fast
+	md_wait /dev/md0
+	grep -q '_' /proc/mdstat && fail "array still degraded: $(cat /proc/mdstat)"
+	md_check_clean /dev/md0
+	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after recovery"
+	run mdadm /dev/md0 --fail /dev/nullb1
+	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M --verify_only
+}
+case_md_raid1_poll_fail_recover()  { md_poll_fail_recover 1 2; }
+case_md_raid10_poll_fail_recover() { md_poll_fail_recover 10 4; }
+
+# raid4/5/6 do not poll: io_poll is 0 and polled I/O fails cleanly.
+case_md_raid5_poll_refused() {
+	md_array 5 3
+	[ "$(io_poll md0)" = 0 ] || fail "md raid5: io_poll is not 0"
+	polled_read_refused /dev/md0
+}
+
+# A member without poll queues: the array does not poll.
+case_md_member_without_poll() {
+	nullb nullb1 size=128 poll_queues=2
+	nullb nullb2 size=128
+	run mdadm --create /dev/md0 --run --level=0 --raid-devices=2 /dev/nullb1 /dev/nullb2
+	[ "$(io_poll md0)" = 0 ] || fail "md raid0 with a non-polling member: io_poll is not 0"
+	polled_read_refused /dev/md0
+}
+
+# A mirror without poll queues replaces a failed one while polled I/O
+# runs: the array stops polling; fio completes or fails, nothing hangs,
+# and what was written reads back.
+case_md_raid1_nonpoll_member_added() {
+	local pid
+	md_array 1 2
+	nullb nullb3 size=128
+	fio_verify /dev/md0 --size=32M
+	fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
+		--rw=randread --bs=4k --size=32M --time_based --runtime=6 \
+		>/tmp/fio-poll.out 2>&1 &
+	pid=$!
+	sleep 1
+	run mdadm /dev/md0 --fail /dev/nullb2
+	run mdadm /dev/md0 --remove /dev/nullb2
+	run mdadm /dev/md0 --add /dev/nullb3
+	wait "$pid" && log "polled fio completed" ||
+		log "polled fio ended with: $(grep -m1 -i err /tmp/fio-poll.out)"
+	md_wait /dev/md0
+	[ "$(io_poll md0)" = 0 ] || fail "io_poll is still 1 with a non-polling mirror"
+	polled_read_refused /dev/md0
+	fio_verify /dev/md0 --size=32M --verify_only
+}
+
+# Stopping an array right after polled I/O.
+case_md_stop_after_poll() {
+	md_array 0 2
+	fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
+		--rw=randread --bs=4k --iodepth=32 --size=32M >/tmp/fio.out 2>&1 ||
+		fail "polled read failed: $(tail -n 3 /tmp/fio.out)"
+	run mdadm --stop /dev/md0
+}
+
+run_cases nullb_poll dm_linear_poll dm_stripe_poll md_linear_poll md_raid0_poll \
+	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
+	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
+	md_raid1_nonpoll_member_added md_stop_after_poll
