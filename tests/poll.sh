@@ -105,7 +105,7 @@ case_md_raid5_poll_refused() {
 # A member without poll queues: the array does not poll.
 case_md_member_without_poll() {
 	nullb nullb1 size=128 poll_queues=2
-	nullb nullb2 size=128
+	nullb nullb2 size=128 poll_queues=0
 	run mdadm --create /dev/md0 --run --level=0 --raid-devices=2 /dev/nullb1 /dev/nullb2
 	[ "$(io_poll md0)" = 0 ] || fail "md raid0 with a non-polling member: io_poll is not 0"
 	polled_read_refused /dev/md0
@@ -117,7 +117,7 @@ case_md_member_without_poll() {
 case_md_raid1_nonpoll_member_added() {
 	local pid
 	md_array 1 2
-	nullb nullb3 size=128
+	nullb nullb3 size=128 poll_queues=0
 	fio_verify /dev/md0 --size=32M
 	fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
 		--rw=randread --bs=4k --size=32M --time_based --runtime=6 \
