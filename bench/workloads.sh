@@ -65,7 +65,12 @@ setup_md() {
 setup_md_raid0() { setup_md 0; }
 setup_md_raid1() { setup_md 1; }
 setup_dm_mpath() {
-	members
+	# request-based dm cannot stack on a memory-backed (blocking) null_blk
+	if [ -n "$devs" ]; then
+		members
+	else
+		nullb nullb1 size=1024 memory_backed=0 >&2
+	fi
 	dm_create blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
 	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp

@@ -125,7 +125,10 @@ cleanup_devices() {
 	for d in /dev/md[0-9]* /dev/md/*; do
 		[ -b "$d" ] && mdadm --stop "$d" >/dev/null 2>&1
 	done
-	losetup -D 2>/dev/null
+	for d in /dev/loop[0-9]*; do
+		losetup -d "$d" 2>/dev/null
+	done
+	rm -f /tmp/*.img
 	for d in "$NULLB_CFS"/*; do
 		[ -d "$d" ] || continue
 		echo 0 > "$d/power" 2>/dev/null
