@@ -9,5 +9,8 @@ if [ ! -x /blkfast/ublk/kublk ]; then
 fi
 cd /blkfast/ublk || exit 1
 for t in test_modes test_kill test_badcmd; do
-	sh "./$t.sh" 2>&1 | sed "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1$t: /"
+	# diagnostics ("# FAIL: ...", "# kernel: ...") indented so that
+	# tests/run shows them
+	sh "./$t.sh" 2>&1 | sed -e "s/^\(\(not \)\{0,1\}ok [0-9]* \)/\1$t: /" \
+		-e 's/^# \(FAIL:\|kernel:\|timed out\|removing\)/#   \1/'
 done
