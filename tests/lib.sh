@@ -73,6 +73,7 @@ fio_verify() {
 	run fio --name=verify --filename="$dev" --ioengine=io_uring --direct=1 \
 		--rw=randwrite --bs=4k --iodepth=16 --size=32M \
 		--verify=crc32c --do_verify=1 --verify_fatal=1 --exitall_on_error \
+		--allow_file_create=0 \
 		--output-format=terse --terse-version=3 "$@" >/tmp/fio.out
 }
 

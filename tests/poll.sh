@@ -31,6 +31,51 @@ case_dm_stripe_poll() {
 	poll_verify /dev/mapper/str
 }
 
+# Targets that build bios of their own (dm-crypt, dm-flakey corrupting
+# writes) or hold the clone back and submit it later (dm-delay, dm-thin):
+# polled I/O completes (by interrupt where dm cannot poll the bio) instead
+# of waiting for the request timeout of a poll queue nobody polls (which
+# fio reports as "Connection timed out").
+DM_KEY=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
+
+case_dm_crypt_poll() {
+	nullb nullb1 poll_queues=2
+	dm_create cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0"
+	[ "$(io_poll dm-0)" = 1 ] || fail "dm-crypt over polling null_blk: io_poll is not 1"
+	poll_verify /dev/mapper/cr
+}
+
+case_dm_delay_poll() {
+	nullb nullb1 poll_queues=2
+	dm_create dl "0 $(sectors nullb1) delay /dev/nullb1 0 1"
+	[ "$(io_poll dm-0)" = 1 ] || fail "dm-delay over polling null_blk: io_poll is not 1"
+	poll_verify /dev/mapper/dl
+}
+
+# always down, corrupting a byte of each write: flakey writes a copy of
+# every bio it is given
+case_dm_flakey_poll() {
+	nullb nullb1 poll_queues=2
+	dm_create fl "0 $(sectors nullb1) flakey /dev/nullb1 0 0 60 5 corrupt_bio_byte 1 w 0 0"
+	[ "$(io_poll dm-0)" = 1 ] || fail "dm-flakey over polling null_blk: io_poll is not 1"
+	for rw in randwrite randread; do
+		run fio --name=poll --filename=/dev/mapper/fl --ioengine=io_uring \
+			--direct=1 --hipri=1 --rw=$rw --bs=4k --iodepth=16 \
+			--size=16M --numjobs=2 --offset_increment=16M \
+			--allow_file_create=0 --output=/tmp/fio.out
+	done
+}
+
+case_dm_thin_poll() {
+	nullb nullb1 size=16 poll_queues=2
+	nullb nullb2 poll_queues=2
+	dm_create pool "0 $(sectors nullb2) thin-pool /dev/nullb1 /dev/nullb2 128 0"
+	run dmsetup message pool 0 "create_thin 0"
+	dm_create th "0 $(sectors nullb2) thin /dev/mapper/pool 0"
+	[ "$(io_poll dm-1)" = 1 ] || fail "dm-thin over polling null_blk: io_poll is not 1"
+	poll_verify /dev/mapper/th
+}
+
 # md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
 md_array() {
 	local chunk=
@@ -144,7 +189,8 @@ case_md_stop_after_poll() {
 	run mdadm --stop /dev/md0
 }
 
-run_cases nullb_poll dm_linear_poll dm_stripe_poll md_linear_poll md_raid0_poll \
+run_cases nullb_poll dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
+	dm_flakey_poll dm_thin_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_nonpoll_member_added md_stop_after_poll
