@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-METRICS = ("iops", "ctx_per_io", "p99_lat_us", "usr_cpu", "sys_cpu")
+METRICS = ("iops", "ctx_per_io", "avg_lat_us", "p99_lat_us", "usr_cpu", "sys_cpu")
 
 
 def metrics(fio):
@@ -33,6 +33,8 @@ def metrics(fio):
         "iops": rd["iops"] + wr["iops"],
         # with --thread, fio counts the context switches per job
         "ctx_per_io": job["ctx"] / ios if ios else None,
+        # submission to completion, as fio's "lat" line
+        "avg_lat_us": side["lat_ns"]["mean"] / 1000 if ios else None,
         "p99_lat_us": p99 / 1000 if p99 is not None else None,
         "usr_cpu": job["usr_cpu"],
         "sys_cpu": job["sys_cpu"],
@@ -164,6 +166,13 @@ class Table:
             return None
         return ratio(self.median(k, w, v, "iops"), self.median(k, ref, v, "iops"))
 
+    def lat_vs_ref(self, k, w, v):
+        ref = self.refs.get(w, "-")
+        if ref == "-":
+            return None
+        return ratio(self.median(k, w, v, "avg_lat_us"),
+                     self.median(k, ref, v, "avg_lat_us"))
+
     def iops_cell(self, k, w, v):
         x = self.rec.get((k, w, v, "iops"))
         e = self.err.get((k, w, v))
@@ -182,19 +191,23 @@ def markdown(t, raws):
     out = ["# blkfast benchmark: %s" % " vs ".join(ks), "",
            "Medians of %d fio runs per cell, min–max in brackets. *ref*: the "
            "workload compared with (no stacking layer, or scheduler none); "
-           "*/ref* is the IOPS ratio to it within the same kernel boot. ctx/IO and p99 "
+           "*/ref* is the IOPS ratio to it within the same kernel boot, *lat/ref* "
+           "the ratio of mean latencies. ctx/IO, mean latency and p99 "
            "are given as %s." % (reps, " / ".join(ks)), ""]
     head = ["workload", "variant", "ref"] + ["%s IOPS" % k for k in ks]
     if t.both:
         head.append("patched/base")
-    head += ["/ref %s" % k for k in ks] + ["ctx/IO", "p99 µs"]
+    head += ["/ref %s" % k for k in ks] + ["lat/ref %s" % k for k in ks]
+    head += ["ctx/IO", "mean µs", "p99 µs"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for w, v in t.order:
         row = [w, v, t.refs.get(w, "-")] + [t.iops_cell(k, w, v) for k in ks]
         if t.both:
             row.append(rstr(t.vs_base(w, v)))
         row += [rstr(t.vs_ref(k, w, v)) for k in ks]
-        row += [t.per_kernel(w, v, "ctx_per_io"), t.per_kernel(w, v, "p99_lat_us", us)]
+        row += [rstr(t.lat_vs_ref(k, w, v)) for k in ks]
+        row += [t.per_kernel(w, v, "ctx_per_io"), t.per_kernel(w, v, "avg_lat_us", us),
+                t.per_kernel(w, v, "p99_lat_us", us)]
         out.append("| " + " | ".join(row) + " |")
 
     out += ["", "## Set-ups and fio command lines", "",

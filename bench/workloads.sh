@@ -34,8 +34,12 @@ dm-mpath        dm_mpath    nullb-irq      --hipri=0
 none            sched_none  -              --hipri=0
 mq-deadline     sched_mq_deadline none     --hipri=0
 bfq             sched_bfq   none           --hipri=0
+ublk-null-plain          ublk_plain          -               --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
+ublk-null-need-get-data  ublk_need_get_data  ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
+ublk-null-user-copy      ublk_user_copy      ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 '
-# numjobs and iodepth of every workload
+# numjobs and iodepth of a workload without variants=: [RW-]jNUMJOBS-qdIODEPTH
+# (RW defaults to randread)
 VARIANTS='j1-qd32 j2-qd32'
 
 # --- set-ups: each prints the device to run on, and describes itself
@@ -86,6 +90,20 @@ setup_sched() {
 setup_sched_none() { setup_sched none; }
 setup_sched_mq_deadline() { setup_sched mq-deadline; }
 setup_sched_bfq() { setup_sched bfq; }
+# ublk: the null target of the series' selftest server (bench/run puts it in
+# /blkfast/ublk), one queue, in the given data-copy mode
+KUBLK=${KUBLK:-/blkfast/ublk/kublk}
+UBLK_ID=""
+setup_ublk() {
+	[ -x "$KUBLK" ] || { SKIP="no ublk server ($KUBLK)"; return; }
+	UBLK_ID=$("$KUBLK" add -t null -m "$1" -q 1 -d 64) ||
+		{ SKIP="kublk add -t null -m $1 failed"; return; }
+	SETUP="ublk null target, $1 mode, 1 queue of depth 64 (kublk add -t null -m $1 -q 1 -d 64)"
+	DEV=/dev/ublkb$UBLK_ID
+}
+setup_ublk_plain() { setup_ublk plain; }
+setup_ublk_need_get_data() { setup_ublk need_get_data; }
+setup_ublk_user_copy() { setup_ublk user_copy; }
 
 teardown() {
 	local n
@@ -94,6 +112,8 @@ teardown() {
 	done
 	[ -e /dev/md/blkfast ] && mdadm --stop /dev/md/blkfast >/dev/null 2>&1
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
+	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
+	UBLK_ID=""
 	SCHED_FILE=""
 	for n in nullb1 nullb2; do
 		[ -d "$NULLB_CFS/$n" ] || continue
@@ -114,12 +134,22 @@ while read -r name setup ref opts; do
 	[ -n "$name" ] || continue
 	wanted "$@" || continue
 	teardown
-	SETUP="" DEV=""
+	SETUP="" DEV="" SKIP="" variants=$VARIANTS
+	case $opts in *variants=*)
+		variants=$(echo "${opts##*variants=}" | tr ',' ' ')
+		opts=${opts%%variants=*} ;;
+	esac
 	"setup_$setup" </dev/null
+	if [ -n "$SKIP" ]; then
+		for v in $variants; do echo "BENCH-ERR $name $v $SKIP"; done
+		continue
+	fi
 	echo "BENCH-SETUP $name $ref $SETUP"
-	for v in $VARIANTS; do
-		jobs=${v%%-*} jobs=${jobs#j} qd=${v#*-qd}
-		cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=randread --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
+	for v in $variants; do
+		rw=randread
+		case $v in [a-z]*-j*) rw=${v%%-j*} ;; esac
+		jobs=${v#"${v%%j[0-9]*}"} jobs=${jobs%%-*} jobs=${jobs#j} qd=${v##*-qd}
+		cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=$rw --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
 		echo "BENCH-CMD $name $v $cmd"
 		r=0
 		while [ "$r" -lt "$reps" ]; do
