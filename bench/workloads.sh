@@ -34,6 +34,8 @@ dm-mpath        dm_mpath    nullb-irq      --hipri=0
 none            sched_none  -              --hipri=0
 mq-deadline     sched_mq_deadline none     --hipri=0
 bfq             sched_bfq   none           --hipri=0
+nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 ublk-null-plain          ublk_plain          -               --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-need-get-data  ublk_need_get_data  ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-user-copy      ublk_user_copy      ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
@@ -78,6 +80,18 @@ setup_dm_mpath() {
 	dm_create blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
 	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
+}
+# QEMU's emulated NVMe disk (bench/run adds one, with nvme.poll_queues=2), or
+# the first -d device
+setup_nvme() {
+	if [ -n "$devs" ]; then
+		members
+	else
+		DEV1=/dev/nvme0n1
+		[ -b "$DEV1" ] || { SKIP="no $DEV1"; return; }
+	fi
+	SETUP="$DEV1 (poll queues: $(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo ?))"
+	DEV=$DEV1
 }
 SCHED_FILE="" SCHED_OLD=""
 setup_sched() {

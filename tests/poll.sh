@@ -76,6 +76,25 @@ case_dm_thin_poll() {
 	poll_verify /dev/mapper/th
 }
 
+# dm-cache in writethrough mode writes a copy of each write to the origin
+case_dm_cache_poll() {
+	nullb nullb1 size=16 poll_queues=2
+	nullb nullb2 size=64 poll_queues=2
+	nullb nullb3 poll_queues=2
+	dm_create ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0"
+	[ "$(io_poll dm-0)" = 1 ] || fail "dm-cache over polling null_blk: io_poll is not 1"
+	poll_verify /dev/mapper/ca
+}
+
+# dm-raid hands the bio to an md personality, which nobody polls for dm
+case_dm_raid1_poll() {
+	nullb nullb1 poll_queues=2
+	nullb nullb2 poll_queues=2
+	dm_create r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2"
+	[ "$(io_poll dm-0)" = 1 ] || fail "dm-raid raid1 over polling null_blk: io_poll is not 1"
+	poll_verify /dev/mapper/r1
+}
+
 # md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
 md_array() {
 	local chunk=
@@ -190,7 +209,7 @@ case_md_stop_after_poll() {
 }
 
 run_cases nullb_poll dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
-	dm_flakey_poll dm_thin_poll md_linear_poll md_raid0_poll \
+	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_nonpoll_member_added md_stop_after_poll
