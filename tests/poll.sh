@@ -10,6 +10,14 @@ poll_verify() {
 		--size=16M --offset_increment=16M --group_reporting
 }
 
+# dm_polling NAME TABLE: dm_create, and the device must advertise polling.
+dm_polling() {
+	local minor
+	dm_create "$1" "$2"
+	minor=$(dmsetup info -c --noheadings -o minor "$1" | tr -d ' ')
+	[ "$(io_poll "dm-$minor")" = 1 ] || fail "dm table '$2': io_poll is not 1"
+}
+
 case_nullb_poll() {
 	nullb nullb1 poll_queues=2
 	[ "$(io_poll nullb1)" = 1 ] || fail "null_blk with poll queues: io_poll is not 1"
@@ -18,16 +26,14 @@ case_nullb_poll() {
 
 case_dm_linear_poll() {
 	nullb nullb1 poll_queues=2
-	dm_create lin "0 $(sectors nullb1) linear /dev/nullb1 0"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-linear over polling null_blk: io_poll is not 1"
+	dm_polling lin "0 $(sectors nullb1) linear /dev/nullb1 0"
 	poll_verify /dev/mapper/lin
 }
 
 case_dm_stripe_poll() {
 	nullb nullb1 poll_queues=2
 	nullb nullb2 poll_queues=2
-	dm_create str "0 $(( $(sectors nullb1) * 2 )) striped 2 128 /dev/nullb1 0 /dev/nullb2 0"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-stripe over polling null_blk: io_poll is not 1"
+	dm_polling str "0 $(( $(sectors nullb1) * 2 )) striped 2 128 /dev/nullb1 0 /dev/nullb2 0"
 	poll_verify /dev/mapper/str
 }
 
@@ -48,15 +54,13 @@ poll_verify_quick() {
 
 case_dm_crypt_poll() {
 	nullb nullb1 poll_queues=2
-	dm_create cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-crypt over polling null_blk: io_poll is not 1"
+	dm_polling cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0"
 	poll_verify_quick /dev/mapper/cr
 }
 
 case_dm_delay_poll() {
 	nullb nullb1 poll_queues=2
-	dm_create dl "0 $(sectors nullb1) delay /dev/nullb1 0 1"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-delay over polling null_blk: io_poll is not 1"
+	dm_polling dl "0 $(sectors nullb1) delay /dev/nullb1 0 1"
 	poll_verify_quick /dev/mapper/dl
 }
 
@@ -64,8 +68,7 @@ case_dm_delay_poll() {
 # every bio it is given
 case_dm_flakey_poll() {
 	nullb nullb1 poll_queues=2
-	dm_create fl "0 $(sectors nullb1) flakey /dev/nullb1 0 0 60 5 corrupt_bio_byte 1 w 0 0"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-flakey over polling null_blk: io_poll is not 1"
+	dm_polling fl "0 $(sectors nullb1) flakey /dev/nullb1 0 0 60 5 corrupt_bio_byte 1 w 0 0"
 	for rw in randwrite randread; do
 		run fio --name=poll --filename=/dev/mapper/fl --ioengine=io_uring \
 			--direct=1 --hipri=1 --rw=$rw --bs=4k --iodepth=16 \
@@ -79,8 +82,7 @@ case_dm_thin_poll() {
 	nullb nullb2 poll_queues=2
 	dm_create pool "0 $(sectors nullb2) thin-pool /dev/nullb1 /dev/nullb2 128 0"
 	run dmsetup message pool 0 "create_thin 0"
-	dm_create th "0 $(sectors nullb2) thin /dev/mapper/pool 0"
-	[ "$(io_poll dm-1)" = 1 ] || fail "dm-thin over polling null_blk: io_poll is not 1"
+	dm_polling th "0 $(sectors nullb2) thin /dev/mapper/pool 0"
 	poll_verify_quick /dev/mapper/th
 }
 
@@ -89,8 +91,7 @@ case_dm_cache_poll() {
 	nullb nullb1 size=16 poll_queues=2
 	nullb nullb2 size=64 poll_queues=2
 	nullb nullb3 poll_queues=2
-	dm_create ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-cache over polling null_blk: io_poll is not 1"
+	dm_polling ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0"
 	poll_verify_quick /dev/mapper/ca
 }
 
@@ -98,8 +99,7 @@ case_dm_cache_poll() {
 case_dm_raid1_poll() {
 	nullb nullb1 poll_queues=2
 	nullb nullb2 poll_queues=2
-	dm_create r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2"
-	[ "$(io_poll dm-0)" = 1 ] || fail "dm-raid raid1 over polling null_blk: io_poll is not 1"
+	dm_polling r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2"
 	poll_verify_quick /dev/mapper/r1
 }
 
