@@ -30,7 +30,8 @@ md-raid0-irq    md_raid0    nullb-irq      --hipri=0
 md-raid0-poll   md_raid0    nullb-poll     --hipri=1
 md-raid1-irq    md_raid1    nullb-irq      --hipri=0
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1
-dm-mpath        dm_mpath    nullb-irq      --hipri=0
+nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
+dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 none            sched_none  -              --hipri=0
 mq-deadline     sched_mq_deadline none     --hipri=0
 bfq             sched_bfq   none           --hipri=0
@@ -70,13 +71,21 @@ setup_md() {
 }
 setup_md_raid0() { setup_md 0; }
 setup_md_raid1() { setup_md 1; }
-setup_dm_mpath() {
-	# request-based dm cannot stack on a memory-backed (blocking) null_blk
+# request-based dm cannot stack on a memory-backed (blocking) null_blk, so
+# dm-multipath runs on one without memory, and is compared with that device
+members_nomem() {
 	if [ -n "$devs" ]; then
 		members
 	else
 		nullb nullb1 size=1024 memory_backed=0 >&2
 	fi
+}
+setup_raw_nomem() {
+	members_nomem
+	SETUP="$DEV1 (null_blk memory_backed=0 when made here)"; DEV=$DEV1
+}
+setup_dm_mpath() {
+	members_nomem
 	dm_create blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
 	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
