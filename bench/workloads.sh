@@ -32,9 +32,9 @@ md-raid1-irq    md_raid1    nullb-irq      --hipri=0
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
-none            sched_none  -              --hipri=0
-mq-deadline     sched_mq_deadline none     --hipri=0
-bfq             sched_bfq   none           --hipri=0
+none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 ublk-null-plain          ublk_plain          -               --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
