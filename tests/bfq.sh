@@ -37,7 +37,7 @@ fio_kib() { awk -F';' '{print $6}' "$1"; }
 # slower than the CPU (null_blk throttled to 10 MB/s), so that bfq decides
 # who is served, with low_latency off (weight raising of new queues would
 # blur the weights) and after a ramp. Under QEMU TCG bfq gives the heavier
-# group 2.9 to 4.9 times the service of the lighter one, the 6.12 base as
+# group 2.85 to 4.9 times the service of the lighter one, the 6.12 base as
 # well, not the ideal 5; the case asserts 2:1 to 8:1, which ignoring the
 # weights (about 1:1) cannot pass.
 case_cgroup_weights() {
