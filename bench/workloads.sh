@@ -8,7 +8,7 @@
 # -d uses existing block devices (e.g. "/dev/nvme0n1 /dev/nvme1n1") instead of
 # memory-backed null_blk: the md set-ups write a superblock on them, so use
 # devices whose data does not matter. Only devices the script made itself
-# (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 and nullb2) are removed.
+# (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 to nullb4) are removed.
 # Without WORKLOADs all of them run. Every workload runs in every variant
 # (numjobs, iodepth), REPS times in a row, after a 1 s ramp.
 cd "$(dirname "$0")/../tests" || exit 1
@@ -40,6 +40,14 @@ nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4
 ublk-null-plain          ublk_plain          -               --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-need-get-data  ublk_need_get_data  ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-user-copy      ublk_user_copy      ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
+raid10-idle-randread     md_raid10_idle      -                     variants=randread-j2-qd32
+raid10-resync-randread   md_raid10_resync    raid10-idle-randread  variants=randread-j2-qd32
+raid10-idle-randwrite    md_raid10_idle      -                     variants=randwrite-j2-qd32
+raid10-resync-randwrite  md_raid10_resync    raid10-idle-randwrite variants=randwrite-j2-qd32
+raid1-idle-randread      md_raid1_idle       -                     variants=randread-j2-qd32
+raid1-resync-randread    md_raid1_resync     raid1-idle-randread   variants=randread-j2-qd32
+raid1-idle-randwrite     md_raid1_idle       -                     variants=randwrite-j2-qd32
+raid1-resync-randwrite   md_raid1_resync     raid1-idle-randwrite  variants=randwrite-j2-qd32
 '
 # numjobs and iodepth of a workload without variants=: [RW-]jNUMJOBS-qdIODEPTH
 # (RW defaults to randread)
@@ -71,6 +79,41 @@ setup_md() {
 }
 setup_md_raid0() { setup_md 0; }
 setup_md_raid1() { setup_md 1; }
+# md raid1 over 2 or raid10 over 4 null_blk devices of 512 MiB (or the first
+# -d devices): idle (--assume-clean), or in its initial resync held at
+# 20 MB/s, which must still run after every fio run (RUNNING)
+SPEED=/proc/sys/dev/raid/speed_limit SPEED_OLD="" RUNNING=""
+setup_md_sync() {
+	local level=$1 n=$2 opt=--assume-clean mdevs="" i=0 d
+	if [ -n "$devs" ]; then
+		for d in $devs; do
+			i=$((i + 1))
+			[ "$i" -le "$n" ] && mdevs="$mdevs $d"
+		done
+		[ "$i" -ge "$n" ] || { SKIP="-d has fewer than $n devices"; return; }
+	else
+		for i in $(seq 1 "$n"); do
+			nullb "nullb$i" size=512 >&2
+			mdevs="$mdevs /dev/nullb$i"
+		done
+	fi
+	if [ "$3" = resync ]; then
+		SPEED_OLD="$(cat "${SPEED}_min") $(cat "${SPEED}_max")"
+		echo 20000 > "${SPEED}_min"
+		echo 20000 > "${SPEED}_max"
+		opt="" RUNNING=resync
+	fi
+	# shellcheck disable=SC2086
+	mdadm --create /dev/md/blkfast --run --level="$level" --raid-devices="$n" $opt \
+		$mdevs >/dev/null 2>&1 || fail "mdadm --create failed"
+	SETUP="md raid$level over ${mdevs# } (mdadm --create --level=$level --raid-devices=$n${opt:+ $opt})${RUNNING:+ during its initial resync at 20 MB/s (speed_limit_min = speed_limit_max = 20000)}"
+	DEV=/dev/md/blkfast
+	SYNC_ACTION=/sys/block/$(basename "$(readlink -f "$DEV")")/md/sync_action
+}
+setup_md_raid10_idle() { setup_md_sync 10 4 idle; }
+setup_md_raid10_resync() { setup_md_sync 10 4 resync; }
+setup_md_raid1_idle() { setup_md_sync 1 2 idle; }
+setup_md_raid1_resync() { setup_md_sync 1 2 resync; }
 # request-based dm cannot stack on a memory-backed (blocking) null_blk, so
 # dm-multipath runs on one without memory, and is compared with that device
 members_nomem() {
@@ -136,9 +179,14 @@ teardown() {
 	[ -e /dev/md/blkfast ] && mdadm --stop /dev/md/blkfast >/dev/null 2>&1
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
 	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
+	if [ -n "$SPEED_OLD" ]; then
+		echo "${SPEED_OLD#* }" > "${SPEED}_max"
+		echo "${SPEED_OLD% *}" > "${SPEED}_min"
+	fi
 	UBLK_ID=""
 	SCHED_FILE=""
-	for n in nullb1 nullb2; do
+	SPEED_OLD="" RUNNING=""
+	for n in nullb1 nullb2 nullb3 nullb4; do
 		[ -d "$NULLB_CFS/$n" ] || continue
 		echo 0 > "$NULLB_CFS/$n/power"
 		rmdir "$NULLB_CFS/$n"
@@ -178,11 +226,14 @@ while read -r name setup ref opts; do
 		while [ "$r" -lt "$reps" ]; do
 			r=$((r + 1))
 			# shellcheck disable=SC2086
-			if $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
-				echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
-			else
+			if ! $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
 				echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
 				break
+			elif [ -n "$RUNNING" ] && [ "$(cat "$SYNC_ACTION")" != "$RUNNING" ]; then
+				echo "BENCH-ERR $name $v $RUNNING over before run $r ended: bigger devices or a lower speed"
+				break
+			else
+				echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
 			fi
 		done
 	done

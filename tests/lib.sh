@@ -77,12 +77,12 @@ fio_verify() {
 		--output-format=terse --terse-version=3 "$@" >/tmp/fio.out
 }
 
-# resync_speed slow|fast: slow resync and recovery down so that fio runs
-# while they do, or let them finish.
+# resync_speed slow [KB/s]|fast: slow resync and recovery down (default to
+# 5000 KB/s) so that fio runs while they do, or let them finish.
 resync_speed() {
 	case $1 in
-	slow) echo 5000 > /proc/sys/dev/raid/speed_limit_min
-	      echo 5000 > /proc/sys/dev/raid/speed_limit_max ;;
+	slow) echo "${2:-5000}" > /proc/sys/dev/raid/speed_limit_min
+	      echo "${2:-5000}" > /proc/sys/dev/raid/speed_limit_max ;;
 	fast) echo 1000 > /proc/sys/dev/raid/speed_limit_min
 	      echo 2000000 > /proc/sys/dev/raid/speed_limit_max ;;
 	esac
@@ -119,13 +119,15 @@ md_check_clean() {
 	[ "$cnt" = 0 ] || fail "$md: mismatch_cnt is $cnt after check"
 }
 
-# Leave no device behind, whatever the case did.
+# Leave no device behind, whatever the case did (dm twice: md may stack on
+# dm and dm on md).
 cleanup_devices() {
 	local d
 	dmsetup remove_all --force >/dev/null 2>&1
 	for d in /dev/md[0-9]* /dev/md/*; do
 		[ -b "$d" ] && mdadm --stop "$d" >/dev/null 2>&1
 	done
+	dmsetup remove_all --force >/dev/null 2>&1
 	for d in /dev/loop[0-9]*; do
 		losetup -d "$d" 2>/dev/null
 	done
