@@ -139,7 +139,7 @@ read_errors_during_check() {
 	echo "+4096-50000" > "$NULLB_CFS/nullb1/badblocks" ||
 		fail "cannot set bad blocks on nullb1"
 	fio_verify /dev/md0 --size=48M --bs=64k --rw=write --verify_only
-	fio_verify /dev/md0 --size=4M --rw=randrw
+	fio_verify /dev/md0 --offset=48M --size=4M --rw=randrw
 	dmesg | grep -q 'md/raid10:md0: nullb1: rescheduling sector' ||
 		log "the check failed nullb1 before a regular read did"
 	sync_is check || log "check finished before fio did"
