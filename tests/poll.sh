@@ -106,15 +106,16 @@ case_dm_raid1_poll() {
 # dm-zoned keeps its metadata on the device, and its formatter (dmzadm, in
 # dm-zoned-tools) is not packaged for Debian, so dmz_format writes the two
 # metadata sets of the version 1 format itself, for the one geometry the
-# case uses: 32 zones of 16 MiB, the first 8 conventional. Each set fills
-# one zone: a super block, 1 chunk mapping block (29 chunks, all unmapped)
-# and 32 zone bitmap blocks (all blocks invalid); 1 sequential zone is
-# reserved for reclaim. The sets start at blocks 0 and 4096 (zones 0 and 1).
+# case uses: 32 zones of 16 MiB, the first 8 conventional. Each set takes 34
+# blocks at the start of a zone: a super block, 1 chunk mapping block (29
+# chunks, all unmapped) and 32 zone bitmap blocks (all blocks invalid); 1
+# sequential zone is reserved for reclaim. The sets start at blocks 0 and
+# 4096 (zones 0 and 1).
 DMZ_CHUNKS=29
 
 # dmz_sb SB_BLOCK: the first 48 bytes of a super block as printf(1) octal
-# escapes (the rest of its 4k block is zero). Fields: magic "DZBD", version
-# 1, generation 1, SB_BLOCK, 34 metadata blocks, 1 reserved zone, 29
+# escapes (the rest of its 4k block is zero). Fields: magic 0x445A4244,
+# version 1, generation 1, SB_BLOCK, 34 metadata blocks, 1 reserved zone, 29
 # chunks, 1 map block, 32 bitmap blocks; then the checksum, crc32_le()
 # seeded with the generation over the whole block with that field zero.
 dmz_sb() {
@@ -147,7 +148,7 @@ dmz_format() {
 			head -c 4096 /dev/zero | tr '\0' '\377'
 			head -c $((32 * 4096)) /dev/zero
 		} > /tmp/dmz-set
-		run dd if=/tmp/dmz-set of="$1" bs=4096 seek=$blk conv=notrunc,fsync 2>/dev/null
+		run dd if=/tmp/dmz-set of="$1" bs=4096 seek=$blk conv=notrunc,fsync status=none
 	done
 }
 
