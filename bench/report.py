@@ -48,6 +48,7 @@ class Raw:
         self.path = path
         self.kernel = os.path.basename(path)[len("raw-"):-len(".txt")]
         self.uname, self.cpus = "?", "?"
+        self.boots = 0      # bench/run -b appends one output per boot
         self.refs = {}      # workload -> reference workload or "-"
         self.lines = {}     # workload -> its BENCH-SETUP and BENCH-CMD lines
         self.runs = {}      # (workload, variant) -> [metrics of each run]
@@ -66,6 +67,7 @@ class Raw:
         f = rest.split(" ")
         if tag == "BENCH-KERNEL":
             self.uname, self.cpus = f[0], " ".join(f[1:])
+            self.boots += 1
         elif tag == "BENCH-SETUP" and len(f) >= 2:
             self.refs[f[0]] = f[1]
             self.lines.setdefault(f[0], []).append(line)
@@ -188,12 +190,15 @@ class Table:
 def markdown(t, raws):
     ks = t.kernels
     reps = max((len(x["reps"]) for x in t.rec.values()), default=0)
+    boots = max((r.boots for r in raws), default=1)
+    pooled = (" (%d boots of each kernel, in alternating order, pooled)" % boots
+              if boots > 1 else "")
     out = ["# blkfast benchmark: %s" % " vs ".join(ks), "",
-           "Medians of %d fio runs per cell, min–max in brackets. *ref*: the "
+           "Medians of %d fio runs per cell%s, min–max in brackets. *ref*: the "
            "workload compared with (no stacking layer, or scheduler none); "
            "*/ref* is the IOPS ratio to it within the same kernel boot, *lat/ref* "
            "the ratio of mean latencies. ctx/IO, mean latency and p99 "
-           "are given as %s." % (reps, " / ".join(ks)), ""]
+           "are given as %s." % (reps, pooled, " / ".join(ks)), ""]
     head = ["workload", "variant", "ref"] + ["%s IOPS" % k for k in ks]
     if t.both:
         head.append("patched/base")
@@ -221,8 +226,9 @@ def markdown(t, raws):
     out += ["## Kernels", ""]
     for r in raws:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(os.path.getmtime(r.path)))
-        out.append("- %s: `%s` (%s), run finished %s (%s)"
-                   % (r.kernel, r.uname, r.cpus, when, os.path.basename(r.path)))
+        out.append("- %s: `%s` (%s), %d boot%s, last run finished %s (%s)"
+                   % (r.kernel, r.uname, r.cpus, r.boots, "" if r.boots == 1 else "s",
+                      when, os.path.basename(r.path)))
     out += ["", "Report written %s." % time.strftime("%Y-%m-%d %H:%M:%S %Z"), "",
             "Note: under QEMU TCG (software emulation) absolute figures swing "
             "by ±20% from one boot to the next. Only ratios within one boot "

@@ -194,6 +194,25 @@ teardown() {
 	return 0
 }
 
+# A kernel booted with profile=SHIFT (bench/profile) counts timer-tick samples
+# of kernel text in /proc/profile: reset it before a variant's runs and print
+# its non-zero counters after them, as "BENCH-PROFILE NAME VARIANT STEP
+# INDEX:HITS...", where INDEX counts STEP-byte slots from _stext.
+profile_reset() {
+	[ -w /proc/profile ] && echo > /proc/profile
+	return 0
+}
+profile_dump() {
+	[ -r /proc/profile ] || return 0
+	od -An -v -tu4 /proc/profile | awk -v tag="BENCH-PROFILE $name $v" '
+		{ for (i = 1; i <= NF; i++) {
+			if (n == 0) line = tag " " $i
+			else if ($i > 0) line = line " " n - 1 ":" $i
+			n++
+		} }
+		END { print line }'
+}
+
 wanted() {
 	[ $# -eq 0 ] && return 0
 	for w; do [ "$w" = "$name" ] && return 0; done
@@ -223,6 +242,7 @@ while read -r name setup ref opts; do
 		cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=$rw --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
 		echo "BENCH-CMD $name $v $cmd"
 		r=0
+		profile_reset
 		while [ "$r" -lt "$reps" ]; do
 			r=$((r + 1))
 			# shellcheck disable=SC2086
@@ -236,6 +256,7 @@ while read -r name setup ref opts; do
 				echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
 			fi
 		done
+		profile_dump
 	done
 done <<EOF
 $WORKLOADS
