@@ -3,20 +3,26 @@
 # guest of bench/run, or real hardware booted into a kernel) and prints one
 # "BENCH" line per fio run, which bench/report.py turns into tables.
 #
-#   sh bench/workloads.sh [-r REPS] [-t SECONDS] [-d "DEV1 DEV2"] [WORKLOAD...]
+#   sh bench/workloads.sh [-r REPS] [-t SECONDS] [-i ROUNDS] [-d "DEV1 DEV2"] [WORKLOAD...]
 #
 # -d uses existing block devices (e.g. "/dev/nvme0n1 /dev/nvme1n1") instead of
 # memory-backed null_blk: the md set-ups write a superblock on them, so use
 # devices whose data does not matter. Only devices the script made itself
 # (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 to nullb4) are removed.
 # Without WORKLOADs all of them run. Every workload runs in every variant
-# (numjobs, iodepth), REPS times in a row, after a 1 s ramp.
+# (numjobs, iodepth), REPS times in a row, after a 1 s ramp. -i runs the whole
+# list ROUNDS times over (set-up included), so that a workload and the one it
+# is compared with alternate in time: under TCG the guest's speed drifts over
+# minutes, and -r 1 -i 3 gives steadier stacked/raw ratios than -r 3.
 cd "$(dirname "$0")/../tests" || exit 1
 . ./lib.sh
 
-reps=1 runtime=4 devs=""
-while getopts r:t:d: opt; do
-	case $opt in r) reps=$OPTARG ;; t) runtime=$OPTARG ;; d) devs=$OPTARG ;; *) exit 2 ;; esac
+reps=1 runtime=4 rounds=1 devs=""
+while getopts r:t:i:d: opt; do
+	case $opt in
+	r) reps=$OPTARG ;; t) runtime=$OPTARG ;; i) rounds=$OPTARG ;; d) devs=$OPTARG ;;
+	*) exit 2 ;;
+	esac
 done
 shift $((OPTIND - 1))
 
@@ -219,46 +225,55 @@ wanted() {
 	return 1
 }
 
-echo "BENCH-KERNEL $(uname -r) $(nproc) cpus"
-while read -r name setup ref opts; do
-	[ -n "$name" ] || continue
-	wanted "$@" || continue
-	teardown
-	SETUP="" DEV="" SKIP="" variants=$VARIANTS
-	case $opts in *variants=*)
-		variants=$(echo "${opts##*variants=}" | tr ',' ' ')
-		opts=${opts%%variants=*} ;;
-	esac
-	"setup_$setup" </dev/null
-	if [ -n "$SKIP" ]; then
-		for v in $variants; do echo "BENCH-ERR $name $v $SKIP"; done
-		continue
-	fi
-	echo "BENCH-SETUP $name $ref $SETUP"
-	for v in $variants; do
-		rw=randread
-		case $v in [a-z]*-j*) rw=${v%%-j*} ;; esac
-		jobs=${v#"${v%%j[0-9]*}"} jobs=${jobs%%-*} jobs=${jobs#j} qd=${v##*-qd}
-		cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=$rw --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
-		echo "BENCH-CMD $name $v $cmd"
-		r=0
-		profile_reset
-		while [ "$r" -lt "$reps" ]; do
-			r=$((r + 1))
-			# shellcheck disable=SC2086
-			if ! $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
-				echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
-				break
-			elif [ -n "$RUNNING" ] && [ "$(cat "$SYNC_ACTION")" != "$RUNNING" ]; then
-				echo "BENCH-ERR $name $v $RUNNING over before run $r ended: bigger devices or a lower speed"
-				break
-			else
-				echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
-			fi
+# One round: every wanted workload in every variant, REPS runs each.
+round() {
+	while read -r name setup ref opts; do
+		[ -n "$name" ] || continue
+		wanted "$@" || continue
+		teardown
+		SETUP="" DEV="" SKIP="" variants=$VARIANTS
+		case $opts in *variants=*)
+			variants=$(echo "${opts##*variants=}" | tr ',' ' ')
+			opts=${opts%%variants=*} ;;
+		esac
+		"setup_$setup" </dev/null
+		if [ -n "$SKIP" ]; then
+			for v in $variants; do echo "BENCH-ERR $name $v $SKIP"; done
+			continue
+		fi
+		echo "BENCH-SETUP $name $ref $SETUP"
+		for v in $variants; do
+			rw=randread
+			case $v in [a-z]*-j*) rw=${v%%-j*} ;; esac
+			jobs=${v#"${v%%j[0-9]*}"} jobs=${jobs%%-*} jobs=${jobs#j} qd=${v##*-qd}
+			cmd="fio --name=$name --filename=$DEV --ioengine=io_uring --direct=1 --rw=$rw --bs=4k --iodepth=$qd --numjobs=$jobs --thread --group_reporting --time_based --ramp_time=1 --runtime=$runtime $opts"
+			echo "BENCH-CMD $name $v $cmd"
+			r=0
+			profile_reset
+			while [ "$r" -lt "$reps" ]; do
+				r=$((r + 1))
+				# shellcheck disable=SC2086
+				if ! $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
+					echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
+					break
+				elif [ -n "$RUNNING" ] && [ "$(cat "$SYNC_ACTION")" != "$RUNNING" ]; then
+					echo "BENCH-ERR $name $v $RUNNING over before run $r ended: bigger devices or a lower speed"
+					break
+				else
+					echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
+				fi
+			done
+			profile_dump
 		done
-		profile_dump
-	done
-done <<EOF
+	done <<EOF
 $WORKLOADS
 EOF
+}
+
+echo "BENCH-KERNEL $(uname -r) $(nproc) cpus"
+round_no=0
+while [ "$round_no" -lt "$rounds" ]; do
+	round_no=$((round_no + 1))
+	round "$@"
+done
 teardown
