@@ -13,7 +13,8 @@
 # (numjobs, iodepth), REPS times in a row, after a 1 s ramp. -i runs the whole
 # list ROUNDS times over (set-up included), so that a workload and the one it
 # is compared with alternate in time: under TCG the guest's speed drifts over
-# minutes, and -r 1 -i 3 gives steadier stacked/raw ratios than -r 3.
+# minutes, and with -r 1 -i 3 that drift does not bias stacked/raw ratios as
+# it does with -r 3.
 cd "$(dirname "$0")/../tests" || exit 1
 . ./lib.sh
 
