@@ -86,12 +86,19 @@ setup_md() {
 }
 setup_md_raid0() { setup_md 0; }
 setup_md_raid1() { setup_md 1; }
-# md raid1 over 2 or raid10 over 4 null_blk devices of 512 MiB (or the first
+# md raid1 over 2 or raid10 over 4 null_blk devices of 4 GiB (or the first
 # -d devices): idle (--assume-clean), or in its initial resync held at
-# 20 MB/s, which must still run after every fio run (RUNNING)
+# 20 MB/s, which must still run after every fio run (RUNNING). The null_blk
+# devices complete each request after 5 ms (irqmode=2, a timer), so that the
+# devices, not the emulated CPUs, limit the IOPS, as disks would: with
+# zero-latency devices under TCG the resync's CPU time costs regular I/O more
+# than any barrier does. Reads of sectors never written allocate nothing, so
+# 4 GiB devices cost only what is written; they give raid10 128 and raid1 64
+# barrier buckets of 64 MiB, so that a bucket barred for resync holds up a
+# small share of random I/O, as on a real array.
 SPEED=/proc/sys/dev/raid/speed_limit SPEED_OLD="" RUNNING=""
 setup_md_sync() {
-	local level=$1 n=$2 opt=--assume-clean mdevs="" i=0 d
+	local level=$1 n=$2 opt=--assume-clean mdevs="" made="" i=0 d
 	if [ -n "$devs" ]; then
 		for d in $devs; do
 			i=$((i + 1))
@@ -100,9 +107,10 @@ setup_md_sync() {
 		[ "$i" -ge "$n" ] || { SKIP="-d has fewer than $n devices"; return; }
 	else
 		for i in $(seq 1 "$n"); do
-			nullb "nullb$i" size=512 >&2
+			nullb "nullb$i" size=4096 irqmode=2 completion_nsec=5000000 >&2
 			mdevs="$mdevs /dev/nullb$i"
 		done
+		made=" (null_blk size=4096 memory_backed=1 irqmode=2 completion_nsec=5000000)"
 	fi
 	if [ "$3" = resync ]; then
 		SPEED_OLD="$(cat "${SPEED}_min") $(cat "${SPEED}_max")"
@@ -113,7 +121,7 @@ setup_md_sync() {
 	# shellcheck disable=SC2086
 	mdadm --create /dev/md/blkfast --run --level="$level" --raid-devices="$n" $opt \
 		$mdevs >/dev/null 2>&1 || fail "mdadm --create failed"
-	SETUP="md raid$level over ${mdevs# } (mdadm --create --level=$level --raid-devices=$n${opt:+ $opt})${RUNNING:+ during its initial resync at 20 MB/s (speed_limit_min = speed_limit_max = 20000)}"
+	SETUP="md raid$level over ${mdevs# }$made (mdadm --create --level=$level --raid-devices=$n${opt:+ $opt})${RUNNING:+ during its initial resync at 20 MB/s (speed_limit_min = speed_limit_max = 20000)}"
 	DEV=/dev/md/blkfast
 	SYNC_ACTION=/sys/block/$(basename "$(readlink -f "$DEV")")/md/sync_action
 }
