@@ -273,7 +273,18 @@ case_md_stop_after_poll() {
 	run mdadm --stop /dev/md0
 }
 
-run_cases nullb_poll dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
+# QEMU's emulated NVMe disk, which tests/run adds with one poll queue for
+# both CPUs (nvme.poll_queues=1): the two polling jobs of poll_verify share
+# it, so each often finds the other reaping it (nvme_poll()'s trylock).
+case_nvme_poll_shared_queue() {
+	[ -b /dev/nvme0n1 ] || skip "no NVMe disk (tests/run adds one)"
+	[ "$(cat /sys/module/nvme/parameters/poll_queues)" = 1 ] ||
+		skip "nvme.poll_queues is not 1"
+	[ "$(io_poll nvme0n1)" = 1 ] || fail "nvme with a poll queue: io_poll is not 1"
+	poll_verify /dev/nvme0n1
+}
+
+run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
