@@ -24,10 +24,10 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TOP/patches/series"
 }
 
-# One commit of the tree as a patch file.
-# One commit as a patch. format-patch folds a long Subject: header over two
-# lines; it is unfolded here (git am reads either) so that a commit's subject
-# can be found in patches/ with grep, as export-series itself looks it up.
+# One commit of the tree as a patch file. format-patch folds a long Subject:
+# header over two lines; it is unfolded here (git am reads either) so that a
+# commit's subject can be found in patches/ with grep, as export-series itself
+# looks it up.
 commit_patch() {
 	git -C "$TREE" "${FORMAT_PATCH[@]}" --stdout -1 "$1" |
 		awk 'hdr == 0 && /^Subject: / { subj = $0; next }
