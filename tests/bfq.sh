@@ -79,7 +79,8 @@ blkio_read() { awk -v d="$2" '$1 == d && $2 == "Read" {print $3}' "$1"; }
 
 # bfq's cgroup (v1) statistics after a known amount of I/O: bytes and
 # sectors exactly those read, the number of requests at most the number
-# of reads, nothing left queued, the debug statistics readable.
+# of reads, nothing left queued, the average queue size within fio's
+# iodepth, the debug statistics readable.
 case_cgroup_v1_stats() {
 	local m=/tmp/blkio g dev f bytes ios
 	nullb nullb1
@@ -109,6 +110,10 @@ case_cgroup_v1_stats() {
 		fail "blkio.bfq.sectors: $(cat "$g/blkio.bfq.sectors")"
 	grep -q "^$dev Total 0\$" "$g/blkio.bfq.io_queued" ||
 		fail "requests left queued: $(cat "$g/blkio.bfq.io_queued")"
+	# sampled at every dispatch: never more than fio's iodepth were queued
+	awk -v d="$dev" '$1 == d && $2 ~ /^[0-9]+$/ && $2 <= 8 {ok = 1} END {exit !ok}' \
+		"$g/blkio.bfq.avg_queue_size" ||
+		fail "blkio.bfq.avg_queue_size: $(cat "$g/blkio.bfq.avg_queue_size")"
 	rmdir "$g"
 	umount "$m"
 }
