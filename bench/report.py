@@ -19,20 +19,29 @@ import statistics
 import sys
 import time
 
-METRICS = ("iops", "ctx_per_io", "avg_lat_us", "p99_lat_us", "usr_cpu", "sys_cpu")
+METRICS = ("iops", "ctx_per_io", "all_ctx_per_io", "avg_lat_us", "p99_lat_us",
+           "usr_cpu", "sys_cpu")
 
 
-def metrics(fio):
-    """The metrics of one fio run, from its JSON (one job: group_reporting)."""
+def metrics(fio, extra):
+    """The metrics of one fio run, from its JSON (one job: group_reporting)
+    and the cs= (context switches on all CPUs) and secs= (wall time) that
+    bench/workloads.sh measured around it, when it did (older raw files:
+    not)."""
     job = fio["jobs"][0]
     rd, wr = job["read"], job["write"]
     ios = rd["total_ios"] + wr["total_ios"]
     side = rd if rd["total_ios"] else wr
     p99 = side["clat_ns"].get("percentile", {}).get("99.000000")
+    iops = rd["iops"] + wr["iops"]
+    secs = float(extra.get("secs", 0))
     return {
-        "iops": rd["iops"] + wr["iops"],
+        "iops": iops,
         # with --thread, fio counts the context switches per job
         "ctx_per_io": job["ctx"] / ios if ios else None,
+        # all CPUs, over the whole run: context switches per second by IOPS
+        "all_ctx_per_io": (int(extra["cs"]) / secs / iops
+                           if "cs" in extra and secs > 0 and iops else None),
         # submission to completion, as fio's "lat" line
         "avg_lat_us": side["lat_ns"]["mean"] / 1000 if ios else None,
         "p99_lat_us": p99 / 1000 if p99 is not None else None,
@@ -79,7 +88,9 @@ class Raw:
             self.add(key)
             text = rest.split(" ", 3)[3]
             try:
-                run = metrics(json.loads(text[text.index("{"):]))
+                start = text.index("{")
+                extra = dict(x.split("=", 1) for x in text[:start].split() if "=" in x)
+                run = metrics(json.loads(text[start:]), extra)
             except (ValueError, KeyError, IndexError, TypeError) as e:
                 self.errors[key] = "unreadable fio output (%s)" % e
                 return
@@ -197,13 +208,16 @@ def markdown(t, raws):
            "Medians of %d fio runs per cell%s, min–max in brackets. *ref*: the "
            "workload compared with (no stacking layer, or scheduler none); "
            "*/ref* is the IOPS ratio to it within the same kernel boot, *lat/ref* "
-           "the ratio of mean latencies. ctx/IO, mean latency and p99 "
-           "are given as %s." % (reps, pooled, " / ".join(ks)), ""]
+           "the ratio of mean latencies. *ctx/IO fio*: context switches of "
+           "fio's threads per I/O; *ctx/IO all*: context switches on all CPUs "
+           "(kernel threads too) per second of the fio run, divided by its "
+           "IOPS. ctx/IO, mean latency and p99 are given as %s."
+           % (reps, pooled, " / ".join(ks)), ""]
     head = ["workload", "variant", "ref"] + ["%s IOPS" % k for k in ks]
     if t.both:
         head.append("patched/base")
     head += ["/ref %s" % k for k in ks] + ["lat/ref %s" % k for k in ks]
-    head += ["ctx/IO", "mean µs", "p99 µs"]
+    head += ["ctx/IO fio", "ctx/IO all", "mean µs", "p99 µs"]
     out += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for w, v in t.order:
         row = [w, v, t.refs.get(w, "-")] + [t.iops_cell(k, w, v) for k in ks]
@@ -211,7 +225,8 @@ def markdown(t, raws):
             row.append(rstr(t.vs_base(w, v)))
         row += [rstr(t.vs_ref(k, w, v)) for k in ks]
         row += [rstr(t.lat_vs_ref(k, w, v)) for k in ks]
-        row += [t.per_kernel(w, v, "ctx_per_io"), t.per_kernel(w, v, "avg_lat_us", us),
+        row += [t.per_kernel(w, v, "ctx_per_io"), t.per_kernel(w, v, "all_ctx_per_io"),
+                t.per_kernel(w, v, "avg_lat_us", us),
                 t.per_kernel(w, v, "p99_lat_us", us)]
         out.append("| " + " | ".join(row) + " |")
 

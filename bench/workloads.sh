@@ -261,15 +261,23 @@ round() {
 			profile_reset
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
+				# context switches on all CPUs (kernel threads such as
+				# kblockd's workers too) and seconds, for the whole run
+				cs0=$(awk '$1 == "ctxt" {print $2}' /proc/stat)
+				up0=$(cut -d' ' -f1 /proc/uptime)
 				# shellcheck disable=SC2086
-				if ! $cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err; then
+				$cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err
+				ok=$?
+				cs=$(($(awk '$1 == "ctxt" {print $2}' /proc/stat) - cs0))
+				secs=$(awk -v a="$up0" '{print $1 - a}' /proc/uptime)
+				if [ "$ok" -ne 0 ]; then
 					echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
 					break
 				elif [ -n "$RUNNING" ] && [ "$(cat "$SYNC_ACTION")" != "$RUNNING" ]; then
 					echo "BENCH-ERR $name $v $RUNNING over before run $r ended: bigger devices or a lower speed"
 					break
 				else
-					echo "BENCH $name $v $r $(tr -d '\n\t' < /tmp/bench.json)"
+					echo "BENCH $name $v $r cs=$cs secs=$secs $(tr -d '\n\t' < /tmp/bench.json)"
 				fi
 			done
 			profile_dump
