@@ -34,14 +34,16 @@ def metrics(fio, extra):
     side = rd if rd["total_ios"] else wr
     p99 = side["clat_ns"].get("percentile", {}).get("99.000000")
     iops = rd["iops"] + wr["iops"]
-    secs = float(extra.get("secs", 0))
+    try:
+        all_cs = int(extra["cs"]) / float(extra["secs"]) / iops
+    except (KeyError, ValueError, ZeroDivisionError):
+        all_cs = None
     return {
         "iops": iops,
         # with --thread, fio counts the context switches per job
         "ctx_per_io": job["ctx"] / ios if ios else None,
-        # all CPUs, over the whole run: context switches per second by IOPS
-        "all_ctx_per_io": (int(extra["cs"]) / secs / iops
-                           if "cs" in extra and secs > 0 and iops else None),
+        # all CPUs, per second of the whole fio command, by IOPS
+        "all_ctx_per_io": all_cs,
         # submission to completion, as fio's "lat" line
         "avg_lat_us": side["lat_ns"]["mean"] / 1000 if ios else None,
         "p99_lat_us": p99 / 1000 if p99 is not None else None,
@@ -210,8 +212,8 @@ def markdown(t, raws):
            "*/ref* is the IOPS ratio to it within the same kernel boot, *lat/ref* "
            "the ratio of mean latencies. *ctx/IO fio*: context switches of "
            "fio's threads per I/O; *ctx/IO all*: context switches on all CPUs "
-           "(kernel threads too) per second of the fio run, divided by its "
-           "IOPS. ctx/IO, mean latency and p99 are given as %s."
+           "(kernel threads too) per second of the whole fio command (start-up "
+           "and ramp included), divided by its IOPS. ctx/IO, mean latency and p99 are given as %s."
            % (reps, pooled, " / ".join(ks)), ""]
     head = ["workload", "variant", "ref"] + ["%s IOPS" % k for k in ks]
     if t.both:
