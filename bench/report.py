@@ -213,8 +213,8 @@ def markdown(t, raws):
            "the ratio of mean latencies. *ctx/IO fio*: context switches of "
            "fio's threads per I/O; *ctx/IO all*: context switches on all CPUs "
            "(kernel threads too) per second of the whole fio command (start-up "
-           "and ramp included), divided by its IOPS. ctx/IO, mean latency and p99 are given as %s."
-           % (reps, pooled, " / ".join(ks)), ""]
+           "and ramp included), divided by its IOPS. The ctx/IO columns, mean "
+           "latency and p99 are given as %s." % (reps, pooled, " / ".join(ks)), ""]
     head = ["workload", "variant", "ref"] + ["%s IOPS" % k for k in ks]
     if t.both:
         head.append("patched/base")

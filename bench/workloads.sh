@@ -209,6 +209,10 @@ teardown() {
 	return 0
 }
 
+# Context switches on all CPUs since boot (kernel threads such as kblockd's
+# workers too), read before and after each fio run.
+ctxt() { awk '$1 == "ctxt" {print $2}' /proc/stat; }
+
 # A kernel booted with profile=SHIFT (bench/profile) counts timer-tick samples
 # of kernel text in /proc/profile: reset it before a variant's runs and print
 # its non-zero counters after them, as "BENCH-PROFILE NAME VARIANT STEP
@@ -261,14 +265,13 @@ round() {
 			profile_reset
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
-				# context switches on all CPUs (kernel threads such as
-				# kblockd's workers too) and seconds, for the whole run
-				cs0=$(awk '$1 == "ctxt" {print $2}' /proc/stat)
+				# context switches and seconds for the whole fio command
+				cs0=$(ctxt)
 				up0=$(cut -d' ' -f1 /proc/uptime)
 				# shellcheck disable=SC2086
 				$cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err
 				ok=$?
-				cs=$(($(awk '$1 == "ctxt" {print $2}' /proc/stat) - cs0))
+				cs=$(($(ctxt) - cs0))
 				secs=$(awk -v a="$up0" '{print $1 - a}' /proc/uptime)
 				if [ "$ok" -ne 0 ]; then
 					echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"

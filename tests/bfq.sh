@@ -79,8 +79,8 @@ blkio_read() { awk -v d="$2" '$1 == d && $2 == "Read" {print $3}' "$1"; }
 
 # bfq's cgroup (v1) statistics after a known amount of I/O: bytes and
 # sectors exactly those read, the number of requests at most the number
-# of reads, nothing left queued, the average queue size within fio's
-# iodepth, the debug statistics readable.
+# of reads, nothing left queued, the average queue size between 1 and
+# fio's iodepth, the debug statistics readable.
 case_cgroup_v1_stats() {
 	local m=/tmp/blkio g dev f bytes ios
 	nullb nullb1
@@ -103,15 +103,16 @@ case_cgroup_v1_stats() {
 	done
 	bytes=$(blkio_read "$g/blkio.bfq.io_service_bytes" "$dev")
 	ios=$(blkio_read "$g/blkio.bfq.io_serviced" "$dev")
-	log "blkio.bfq: $bytes bytes in $ios requests, $(awk -v d="$dev" '$1 == d {print $2}' "$g/blkio.bfq.sectors") sectors"
+	log "blkio.bfq: $bytes bytes in $ios requests, $(awk -v d="$dev" '$1 == d {print $2}' "$g/blkio.bfq.sectors") sectors, average queue size $(awk -v d="$dev" '$1 == d {print $2}' "$g/blkio.bfq.avg_queue_size")"
 	[ "$bytes" = 4194304 ] || fail "io_service_bytes Read is $bytes, not 4194304"
 	[ "${ios:-0}" -ge 1 ] && [ "$ios" -le 1024 ] || fail "io_serviced Read is $ios for 1024 reads"
 	grep -qx "$dev 8192" "$g/blkio.bfq.sectors" ||
 		fail "blkio.bfq.sectors: $(cat "$g/blkio.bfq.sectors")"
 	grep -q "^$dev Total 0\$" "$g/blkio.bfq.io_queued" ||
 		fail "requests left queued: $(cat "$g/blkio.bfq.io_queued")"
-	# sampled at every dispatch: never more than fio's iodepth were queued
-	awk -v d="$dev" '$1 == d && $2 ~ /^[0-9]+$/ && $2 <= 8 {ok = 1} END {exit !ok}' \
+	# sampled at every dispatch, the dispatched request still counted:
+	# at least 1, and never more than fio's iodepth
+	awk -v d="$dev" '$1 == d && $2 ~ /^[0-9]+$/ && $2 >= 1 && $2 <= 8 {ok = 1} END {exit !ok}' \
 		"$g/blkio.bfq.avg_queue_size" ||
 		fail "blkio.bfq.avg_queue_size: $(cat "$g/blkio.bfq.avg_queue_size")"
 	rmdir "$g"
