@@ -6,14 +6,28 @@
 #   make bench      base vs patched kernel, build/bench/report.md
 #
 # Steps one at a time: deps fetch tree build build-debug demo test export
-# checkpatch bisect combined-patch shell. KSRC=/path/to/linux uses your own
-# v6.12.y tree as the base; JOBS=N sets make -j (default 3).
+# checkpatch bisect distro-build combined-patch shell. KSRC=/path/to/linux
+# uses your own v6.12.y tree as the base; JOBS=N sets make -j (default: the
+# number of CPUs).
+#
+# test, demo and shell first build their kernel from build/linux as it is,
+# uncommitted edits included ('make tree' brings build/linux up to date with
+# patches/; make check does that first): the kernel carries the tree's commit
+# (uname -v) and tests/run refuses one that does not match.
+#
+#   make test T="md-raid poll:md_raid1_poll" N=20    cases, each N times
 
 SHELL := /bin/bash
 S := scripts
+export JOBS ?= $(shell nproc)
 
-.PHONY: all deps fetch tree build build-debug build-base demo test check \
-	checkpatch applies bisect export bench combined-patch shell clean
+# One step at a time, whatever -j says: a test must not boot a kernel that is
+# still being built, and the kernel builds use every CPU themselves.
+.NOTPARALLEL:
+
+.PHONY: all deps fetch tree have-tree build build-debug build-base demo test check \
+	checkpatch applies bisect distro-build test-runner export bench combined-patch \
+	shell clean
 
 all: deps tree build demo
 
@@ -26,31 +40,44 @@ fetch:
 tree: fetch
 	@$(S)/apply-series
 
-build: tree
+# build/linux as it is; made from patches/ only when there is none yet
+have-tree:
+	@[ -d build/linux/.git ] || $(MAKE) --no-print-directory tree
+
+build: have-tree
 	@$(S)/build-kernel patched >/dev/null
 	@echo "kernel: build/obj/patched/arch/x86/boot/bzImage"
 
-build-debug: tree
+build-debug: have-tree
 	@$(S)/build-kernel debug >/dev/null
 
-build-base: tree
+build-base: have-tree
 	@$(S)/build-kernel base >/dev/null
 
-demo:
+demo: build
 	@$(S)/run-guest -k build/obj/patched/arch/x86/boot/bzImage -n demo -t 900 \
 		-p tests -- sh -c 'cd /blkfast/tests && sh ./demo'
 
-# The in-guest tests on the debug kernel; T="poll md-raid" picks areas.
-test:
-	@tests/run $(T)
+# The in-guest tests on the debug kernel: T="poll md-raid:raid1_resync" picks
+# areas and cases, N=20 runs each case 20 times (tests/run -n).
+test: build-debug
+	@tests/run $(if $(N),-n $(N)) $(T)
 
 # make check: the checks in this order, stopping at the first failure.
 check: deps tree
 	@echo "== checkpatch --strict"; $(S)/checkpatch-series
 	@echo "== the series applies to the base without fuzz"; $(S)/check-applies
-	@echo "== every commit builds"; $(S)/build-each-commit
+	@echo "== every commit builds without new warnings"; $(S)/build-each-commit
+	@echo "== distribution-like build without new warnings"; $(S)/check-distro-build
 	@echo "== debug kernel"; $(S)/build-kernel debug >/dev/null
+	@echo "== the test runner fails what it must"; $(S)/check-test-runner
 	@echo "== tests on the debug kernel"; tests/run
+
+distro-build: have-tree
+	@$(S)/check-distro-build
+
+test-runner: build-debug
+	@$(S)/check-test-runner
 
 applies: tree
 	@$(S)/check-applies
@@ -70,8 +97,9 @@ bench: deps tree
 combined-patch: tree
 	@$(S)/combined-patch
 
-shell:
+shell: have-tree
+	@$(S)/build-kernel $(or $(FLAVOR),patched) >/dev/null
 	@$(S)/run-guest -k build/obj/$(or $(FLAVOR),patched)/arch/x86/boot/bzImage -p tests
 
 clean:
-	rm -rf build/obj build/guest build/bench
+	rm -rf build/obj build/guest build/bench build/tests

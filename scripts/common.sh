@@ -9,7 +9,7 @@ BASE_TAG=blkfast-base
 BRANCH=blkfast
 IDENT_NAME="blkfast developers"
 IDENT_EMAIL="dev@blkfast.invalid"
-JOBS=${JOBS:-3}
+JOBS=${JOBS:-$(nproc)}
 
 # One format for every patch the scripts write or compare: no numbering, no
 # commit ids and no git version, so that an unchanged commit exports to an
@@ -34,4 +34,50 @@ commit_patch() {
 		     subj != "" && /^ / { subj = subj $0; next }
 		     subj != "" { print subj; subj = ""; hdr = 1 }
 		     { print }'
+}
+
+# build_id SRC: what a kernel built from the git tree SRC now is built from:
+# the commit (12 digits), and for a tree with uncommitted changes "-d" and a
+# hash of them. scripts/build-kernel puts it in the kernel (uname -v starts
+# with "#ID ") and in the object directory's blkfast-build file; tests/run
+# refuses a kernel whose ID is not the tree's and checks it again at boot.
+build_id() {
+	local id diff
+	id=$(git -C "$1" rev-parse --short=12 HEAD)
+	diff=$(git -C "$1" diff HEAD 2>/dev/null | sha256sum | cut -c1-8)
+	[ -z "$(git -C "$1" status --porcelain --untracked-files=no)" ] || id=$id-d$diff
+	echo "$id"
+}
+
+# warnings LOG...: the compiler's, the linker's and modpost's warnings in
+# build logs, one per line as "path: warning: message [-Wflag]" (no line
+# numbers, no tree or object directory prefix), sorted, repeats kept, so that
+# the same warnings compare equal at two commits.
+warnings() {
+	{ grep -hE ': warning: |^WARNING: ' "$@" || true; } |
+		sed -E 's,[^ ]*/build/(linux[^/ ]*|obj/[^/ ]*)/,,g; s,^([^: ]+):[0-9]+(:[0-9]+)?: ,\1: ,' | sort
+}
+
+# new_warnings TIP BASE: the lines of the sorted list TIP that occur in it more
+# often than in BASE.
+new_warnings() {
+	awk 'NR == FNR { base[$0]++; next } ++tip[$0] > base[$0]' "$2" "$1"
+}
+
+# forget_objects OBJDIR WARNINGS: delete the objects of the files named in
+# WARNINGS (for a header, of every file that includes it), so that the next
+# build compiles them again and shows the warnings again: kbuild does not
+# repeat the warnings of an object it does not rebuild.
+forget_objects() {
+	local f cmd
+	for f in $(cut -d: -f1 <<< "$2" | sort -u); do
+		case $f in
+		*.h) grep -rlF --include='.*.o.cmd' "/$f" "$1" 2>/dev/null |
+			while read -r cmd; do
+				f=${cmd##*/}; f=${f#.}
+				rm -f "$(dirname "$cmd")/${f%.cmd}"
+			done ;;
+		*) rm -f "$1/${f%.*}.o" ;;
+		esac
+	done
 }

@@ -2,21 +2,60 @@
 #
 # A test file defines case_<name> functions and ends with
 #	run_cases name1 name2 ...
-# run_cases prints KTAP: a plan, then "ok N name" or "not ok N name" per case.
-# Each case runs in a shell of its own under a timeout; it fails when it exits
-# non-zero, times out, or when the kernel log shows a warning, a BUG, a
-# lockdep or KASAN report while it ran. A case skips by calling skip "why".
-# After every case all null_blk, md, dm and loop devices are torn down.
+# run_cases prints a KTAP subtest: a plan, then "ok N name" or "not ok N name"
+# per case. Each case runs in a session (process group) of its own under a
+# watchdog that kills the whole group when the case outlives CASE_TIMEOUT.
+# After the case, whatever it left running is killed and every null_blk, md,
+# dm, loop and ublk device is torn down; then the kernel log from a marker
+# written before the case up to the end of that teardown is checked. A case
+# fails when it exits non-zero, times out, leaves a device that cannot be
+# removed, or when that part of the log shows a warning, a BUG, a lockdep,
+# KASAN or hung-task report. A case skips only by calling skip "why"; it
+# exits 5 through race_lost when the concurrency it needs did not happen,
+# and is then run again slower (see race_lost).
+#
+# BLKFAST_CASES="name ..." runs only those cases of a file and
+# BLKFAST_REPEAT=N runs each of them N times (tests/run AREA:CASE -n N).
 
 CASE_TIMEOUT=${CASE_TIMEOUT:-600}
+RACE_RETRIES=${RACE_RETRIES:-2}
 NULLB_CFS=/sys/kernel/config/nullb
 
-# What in the kernel log fails a case.
-KERNEL_BAD='WARNING:|BUG:|BUG |Oops|KASAN|UBSAN|possible recursive locking|possible circular locking|inconsistent lock state|lock held when returning|suspicious RCU usage|INFO: task .* blocked for more than|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|general protection fault|list_add corruption|list_del corruption|refcount_t:|Kernel panic|Call Trace:'
+# What in the kernel log fails a case: one extended regular expression per
+# line of kernel-bad.txt (the host scans the whole console log with it too).
+KERNEL_BAD=$(grep -v '^#' kernel-bad.txt | paste -sd'|')
+[ -n "$KERNEL_BAD" ] || { echo "lib.sh: no kernel-bad.txt in $(pwd)" >&2; exit 1; }
 
 log() { echo "# $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "$*" > /tmp/skip-reason; exit 4; }
+skip() {
+	[ -n "$*" ] || fail "skip without a reason"
+	echo "$*" > /tmp/skip-reason
+	exit 4
+}
+
+# race_lost "WHAT": the concurrency the case exists for did not happen (the
+# resync ended before fio did, fio ended before the member failed). The case
+# stops and runs again with BLKFAST_SLOWER one higher, up to RACE_RETRIES
+# times; then it fails. It never passes without the overlap it tests.
+race_lost() {
+	echo "$*" > /tmp/race-lost
+	echo "RACE LOST: $*" >&2
+	exit 5
+}
+
+# overlap "CONDITION" "WHAT": race_lost WHAT unless CONDITION holds.
+overlap() {
+	eval "$1" || race_lost "$2"
+}
+
+# slower N: N times 4 to the power of the retry number (see race_lost), for
+# sizes and durations that must outlast something else.
+slower() {
+	local n=$1 i=0
+	while [ "$i" -lt "${BLKFAST_SLOWER:-0}" ]; do n=$((n * 4)); i=$((i + 1)); done
+	echo "$n"
+}
 
 # run CMD...: run a command, log it, fail the case if it fails.
 run() {
@@ -78,11 +117,16 @@ fio_verify() {
 }
 
 # resync_speed slow [KB/s]|fast: slow resync and recovery down (default to
-# 5000 KB/s) so that fio runs while they do, or let them finish.
+# 5000 KB/s, less after a lost race) so that fio runs while they do, or let
+# them finish.
 resync_speed() {
+	local kbs=${2:-5000} i=0
 	case $1 in
-	slow) echo "${2:-5000}" > /proc/sys/dev/raid/speed_limit_min
-	      echo "${2:-5000}" > /proc/sys/dev/raid/speed_limit_max ;;
+	slow) # a quarter as fast on each retry after a lost race (slower)
+	      while [ "$i" -lt "${BLKFAST_SLOWER:-0}" ]; do kbs=$((kbs / 4)); i=$((i + 1)); done
+	      [ "$kbs" -ge 50 ] || kbs=50
+	      echo "$kbs" > /proc/sys/dev/raid/speed_limit_min
+	      echo "$kbs" > /proc/sys/dev/raid/speed_limit_max ;;
 	fast) echo 1000 > /proc/sys/dev/raid/speed_limit_min
 	      echo 2000000 > /proc/sys/dev/raid/speed_limit_max ;;
 	esac
@@ -120,85 +164,269 @@ md_check_clean() {
 }
 
 # Leave no device behind, whatever the case did (dm twice: md may stack on
-# dm and dm on md).
+# dm and dm on md). A device still open for a moment (a process the case left
+# that is on its way out, mdadm's forked reshape monitor) is tried again for
+# up to 10 s; then what is left is printed and the teardown fails.
 cleanup_devices() {
-	local d
-	dmsetup remove_all --force >/dev/null 2>&1
-	for d in /dev/md[0-9]* /dev/md/*; do
-		[ -b "$d" ] && mdadm --stop "$d" >/dev/null 2>&1
+	local d left end=$(($(date +%s) + 10))
+	while :; do
+		[ ! -x /blkfast/ublk/kublk ] || /blkfast/ublk/kublk del -a >/dev/null 2>&1
+		dmsetup remove_all --force >/dev/null 2>&1
+		for d in /dev/md[0-9]* /dev/md/*; do
+			[ -b "$d" ] && mdadm --stop "$d" >/dev/null 2>&1
+		done
+		dmsetup remove_all --force >/dev/null 2>&1
+		# the devices below only once nothing is stacked on them
+		if ! ls -d /sys/block/md* /sys/block/dm-* >/dev/null 2>&1; then
+			for d in /sys/block/loop*; do
+				[ -e "$d/loop/backing_file" ] && losetup -d "/dev/${d##*/}" 2>/dev/null
+			done
+			rm -f /tmp/*.img
+			for d in "$NULLB_CFS"/*; do
+				[ -d "$d" ] || continue
+				echo 0 > "$d/power" 2>/dev/null
+				rmdir "$d" 2>/dev/null
+			done
+		fi
+		left=$(devices_left)
+		if [ -z "$left" ]; then
+			# md's system-wide resync limits back to the kernel's defaults
+			echo 1000 > /proc/sys/dev/raid/speed_limit_min
+			echo 200000 > /proc/sys/dev/raid/speed_limit_max
+			return 0
+		fi
+		[ "$(date +%s)" -lt "$end" ] || break
+		sleep 0.5
 	done
-	dmsetup remove_all --force >/dev/null 2>&1
-	for d in /dev/loop[0-9]*; do
-		losetup -d "$d" 2>/dev/null
-	done
-	rm -f /tmp/*.img
-	for d in "$NULLB_CFS"/*; do
-		[ -d "$d" ] || continue
-		echo 0 > "$d/power" 2>/dev/null
-		rmdir "$d" 2>/dev/null
-	done
-	return 0
+	echo "devices left after the teardown:$left"
+	return 1
 }
 
-run_cases() {
-	local file=$0 n=0 c rc bad t0
-	if [ -n "${BLKFAST_CASE:-}" ]; then
-		set -e
-		"case_$BLKFAST_CASE"
-		exit 0
-	fi
-	echo "KTAP version 1"
-	echo "1..$#"
-	for c in "$@"; do
-		n=$((n + 1))
-		rm -f /tmp/skip-reason
+# devices_left: the md, dm, null_blk, bound loop and ublk devices there are.
+devices_left() {
+	local d
+	for d in /sys/block/md* /sys/block/dm-* /sys/block/nullb* /sys/block/ublkb*; do
+		[ -e "$d" ] && printf ' %s' "${d##*/}"
+	done
+	for d in /sys/block/loop*; do
+		[ -e "$d/loop/backing_file" ] && printf ' %s' "${d##*/}"
+	done
+	for d in "$NULLB_CFS"/*; do
+		[ -d "$d" ] && printf ' configfs:%s' "${d##*/}"
+	done
+}
+
+# kernel_log_since MARKER: the kernel log from the line MARKER on; fails when
+# the marker is no longer in the log buffer (tests/run boots with a large one).
+kernel_log_since() {
+	dmesg > /tmp/kernel.log
+	grep -qF "$1" /tmp/kernel.log || return 1
+	awk -v m="$1" 'index($0, m) { on = 1 } on' /tmp/kernel.log
+}
+
+# case_kernel_log: inside a case, the kernel log since this try of it began.
+case_kernel_log() { kernel_log_since "$BLKFAST_MARK"; }
+
+# indent: every line four spaces in (a nested KTAP subtest), line by line:
+# busybox sed would hold the lines back until its input ends.
+indent() { awk '{ print "    " $0; fflush() }'; }
+
+# run_case FILE NAME LABEL: run case NAME of FILE once in a session of its own,
+# tear down, check the kernel log; print "ok"/"not ok" for it as LABEL with
+# number $CASE_NO. A lost race (race_lost: exit 5) runs it again, slower. A
+# case may leave a KTAP subtest of its own in /tmp/case.ktap (ublk.sh): it is
+# printed nested under the case's result.
+run_case() {
+	local file=$1 c=$2 label=$3 try=0 rc pid wd t0 secs bad why
+	while :; do
+		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap
+		BLKFAST_MARK="blkfast: case ${file##*/}:$c run $CASE_NO try $try"
+		export BLKFAST_MARK
+		echo "$BLKFAST_MARK" > /dev/kmsg
+		echo "# case: $label"
 		t0=$(date +%s)
-		dmesg -c >/dev/null
-		echo "# case: $c"
-		echo "blkfast: case $c" > /dev/kmsg
-		set -o pipefail
-		BLKFAST_CASE=$c timeout -s KILL "$CASE_TIMEOUT" sh "$file" 2>&1 |
-			tee /tmp/case.log >/dev/console
+		BLKFAST_IN_CASE=$c BLKFAST_SLOWER=$try setsid sh "$file" > /tmp/case.log 2>&1 &
+		pid=$!
+		# the watchdog has a session of its own too, so that killing it
+		# takes its sleep along
+		setsid sh -c 'sleep "$1"; kill -KILL -"$2" 2>/dev/null && : > /tmp/case-timeout' \
+			watchdog "$CASE_TIMEOUT" "$pid" &
+		wd=$!
+		wait "$pid"
 		rc=$?
-		set +o pipefail
-		echo "# $c: $(( $(date +%s) - t0 ))s"
-		bad=$(dmesg | grep -E "$KERNEL_BAD" | head -n 3)
-		if [ "$rc" -eq 137 ]; then
+		kill -KILL -"$wd" 2>/dev/null
+		wait "$wd" 2>/dev/null
+		# what the case left running (fio in the background) goes now,
+		# before the teardown
+		kill -KILL -"$pid" 2>/dev/null
+		why=""
+		if [ -e /tmp/case-timeout ]; then
+			why="timed out after ${CASE_TIMEOUT}s (blocked tasks: see the console)"
 			echo 1 > /proc/sys/kernel/sysrq
 			echo w > /proc/sysrq-trigger
-			echo "timed out after ${CASE_TIMEOUT}s" >> /tmp/case.log
 		fi
-		if [ -n "$bad" ]; then
-			echo "not ok $n $c"
-			echo "$bad" | sed 's/^/#   kernel: /'
-		elif [ "$rc" -eq 4 ]; then
-			echo "ok $n $c # SKIP $(cat /tmp/skip-reason 2>/dev/null)"
-		elif [ "$rc" -eq 0 ]; then
-			echo "ok $n $c"
+		if ! cleanup_devices >> /tmp/case.log 2>&1; then
+			why="${why:+$why; }the teardown failed: $(tail -n 1 /tmp/case.log)"
+		fi
+		secs=$(( $(date +%s) - t0 ))
+		# the case's output on the console, in among the kernel's messages
+		sed "s/^/[$c] /" /tmp/case.log > /dev/console
+		if ! bad=$(kernel_log_since "$BLKFAST_MARK"); then
+			why="${why:+$why; }the kernel log lost the case's marker (log buffer too small)"
 		else
-			echo "not ok $n $c"
-			tail -n 15 /tmp/case.log | sed 's/^/#   /'
+			bad=$(echo "$bad" | grep -E "$KERNEL_BAD" | head -n 5)
 		fi
-		cleanup_devices
+		echo "blkfast: end of case ${file##*/}:$c run $CASE_NO try $try" > /dev/kmsg
+		if [ -z "$bad" ] && [ -z "$why" ] && [ "$rc" = 5 ] && [ -s /tmp/race-lost ] &&
+		   [ "$try" -lt "$RACE_RETRIES" ]; then
+			log "$c: race lost ($(cat /tmp/race-lost)), again slower"
+			try=$((try + 1))
+			continue
+		fi
+		break
+	done
+	if [ -s /tmp/case.ktap ]; then
+		printf 'KTAP version 1\n# Subtest: %s\n' "$c" | cat - /tmp/case.ktap | indent
+	fi
+	echo "# blkfast-time: $secs"
+	if [ -n "$bad" ] || [ -n "$why" ]; then
+		echo "not ok $CASE_NO $label"
+		[ -z "$why" ] || echo "#   $why"
+		[ -z "$bad" ] || echo "$bad" | sed 's/^/#   kernel: /'
+	elif [ "$rc" = 4 ] && [ -s /tmp/skip-reason ]; then
+		echo "ok $CASE_NO $label # SKIP $(cat /tmp/skip-reason)"
+	elif [ "$rc" = 0 ]; then
+		echo "ok $CASE_NO $label"
+		[ "$try" = 0 ] || echo "#   passed on try $((try + 1)), after $try lost race(s)"
+	else
+		echo "not ok $CASE_NO $label"
+		case $rc in
+		4) echo "#   exited with status 4 without calling skip" ;;
+		5) [ ! -s /tmp/race-lost ] ||
+		   echo "#   the race it needs was lost $((try + 1)) times: $(cat /tmp/race-lost)" ;;
+		esac
+		tail -n 15 /tmp/case.log | sed 's/^/#   /'
+	fi
+}
+
+# kernel_log_outside_cases: reports in the kernel log that no case's check
+# covered (at boot, between cases, after the last one).
+kernel_log_outside_cases() {
+	dmesg | awk '/blkfast: case [^ ]+ run [0-9]+ try [0-9]+$/ { in_case = 1 }
+		!in_case { print }
+		/blkfast: end of case / { in_case = 0 }' | grep -E "$KERNEL_BAD" | head -n 5
+}
+
+# run_cases NAME...: the KTAP subtest of one file: every case (or those in
+# BLKFAST_CASES), each BLKFAST_REPEAT times.
+run_cases() {
+	local file=$0 area c sel="" n reps=${BLKFAST_REPEAT:-1} r label
+	if [ -n "${BLKFAST_IN_CASE:-}" ]; then
+		# run_case made this shell the leader of a process group of its
+		# own, so that a timeout kills all that the case started
+		[ "$(cut -d' ' -f5 /proc/$$/stat)" = "$$" ] ||
+			fail "the case does not lead a process group of its own"
+		set -e
+		"case_$BLKFAST_IN_CASE"
+		exit 0
+	fi
+	area=${file##*/}; area=${area%.sh}
+	for c in ${BLKFAST_CASES:-"$@"}; do
+		case " $* " in
+		*" $c "*) sel="$sel $c" ;;
+		*) echo "run_cases: $area has no case $c" >&2; exit 2 ;;
+		esac
+	done
+	n=$(echo $sel | wc -w)
+	echo "KTAP version 1"
+	echo "# Subtest: $area"
+	echo "1..$((n * reps))"
+	CASE_NO=0
+	for c in $sel; do
+		r=0
+		while [ "$r" -lt "$reps" ]; do
+			r=$((r + 1))
+			CASE_NO=$((CASE_NO + 1))
+			label=$c
+			[ "$reps" = 1 ] || label="$c (run $r of $reps)"
+			run_case "$file" "$c" "$label"
+		done
 	done
 }
 
-# run_areas AREA...: the guest side of tests/run: a clean boot log, then
-# every area's cases.
+# ktap_verdict KTAPFILE RC: empty if the KTAP document (its top level) of a
+# script that exited with RC is complete and passed; else what is wrong.
+ktap_verdict() {
+	awk -v rc="$2" '
+		/^1\.\./ { plan = substr($0, 4) + 0; seen = 1 }
+		/^ok / { n++ } /^not ok / { n++; bad++ }
+		/^ok .* # SKIP *$/ { noreason++ }
+		END {
+			if (rc != 0) print "exited with status " rc
+			else if (!seen) print "printed no plan"
+			else if (n != plan) print "planned " plan " results, printed " n
+			else if (bad) print bad " failed"
+			else if (noreason) print noreason " skipped without a reason"
+		}' "$1"
+}
+
+# area_result N AREA KTAPFILE RC: the top-level result line of an area: ok
+# only if it exited 0 and printed a complete, passing KTAP document.
+area_result() {
+	local verdict
+	verdict=$(ktap_verdict "$3" "$4")
+	if [ -z "$verdict" ]; then
+		echo "ok $1 $2"
+	else
+		echo "# $verdict"
+		echo "not ok $1 $2"
+	fi
+}
+
+# run_areas AREA...: the guest side of tests/run, one KTAP document: the
+# boot (a clean boot log, the kernel that tests/run expects) and every area
+# as a subtest. Areas read BLKFAST_CASES_<area> (dashes as underscores) for
+# their case selection.
 run_areas() {
-	local a bad
-	echo "# area: boot"
+	local a bad n=1 want rc var
 	echo "KTAP version 1"
-	echo "1..1"
+	echo "1..$(($# + 2))"
+	echo "    KTAP version 1"
+	echo "    # Subtest: boot"
+	echo "    1..2"
 	bad=$(dmesg | grep -E "$KERNEL_BAD" | head -n 3)
 	if [ -n "$bad" ]; then
-		echo "not ok 1 kernel_log_clean"
-		echo "$bad" | sed 's/^/#   kernel: /'
+		echo "    not ok 1 kernel_log_clean"
+		echo "$bad" | sed 's/^/    #   kernel: /'
 	else
-		echo "ok 1 kernel_log_clean"
+		echo "    ok 1 kernel_log_clean"
 	fi
+	want=$(sed -n 's/.*blkfast.build=\([^ ]*\).*/\1/p' /proc/cmdline)
+	if [ -z "$want" ]; then
+		echo "    ok 2 kernel_is_current # SKIP no blkfast.build= on the command line"
+	elif uname -v | grep -q "^#$want "; then
+		echo "    ok 2 kernel_is_current"
+	else
+		echo "    not ok 2 kernel_is_current"
+		echo "    #   expected a kernel built from $want, booted: $(uname -v)"
+	fi
+	[ -z "$bad" ] && uname -v | grep -q "^#${want:-.*} " &&
+		echo "ok 1 boot" || echo "not ok 1 boot"
 	for a in "$@"; do
-		echo "# area: $a"
-		sh "./$a.sh"
+		n=$((n + 1))
+		var=BLKFAST_CASES_$(echo "$a" | tr -- -/ __)
+		eval "BLKFAST_CASES=\${$var:-}"
+		export BLKFAST_CASES
+		{ sh "./$a.sh"; echo "$?" > /tmp/area-rc; } 2>&1 | tee /tmp/area.ktap | indent
+		rc=$(cat /tmp/area-rc)
+		area_result "$n" "${a##*/}" /tmp/area.ktap "$rc"
 	done
+	bad=$(kernel_log_outside_cases)
+	if [ -n "$bad" ]; then
+		echo "# kernel reports outside every case's check:"
+		echo "$bad" | sed 's/^/#   kernel: /'
+		echo "not ok $((n + 1)) kernel_log_clean_between_cases"
+	else
+		echo "ok $((n + 1)) kernel_log_clean_between_cases"
+	fi
 }

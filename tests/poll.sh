@@ -198,21 +198,24 @@ case_md_raid10_poll() { md_array 10 4; md_poll_matrix; }
 # fails in turn: what was written during recovery reads back from the
 # recovered member alone.
 md_poll_fail_recover() {
-	local pid
+	local pid writes
 	resync_speed fast
 	md_array "$@"
+	writes=$(awk '{print $5}' /sys/block/md0/stat)
 	fio_verify /dev/md0 --hipri=1 --size=40M --rw=randrw --numjobs=2 \
 		--offset_increment=40M &
 	pid=$!
-	sleep 2
+	# fewer writes before the failure on each retry after a lost race
+	wait_for "[ \$(awk '{print \$5}' /sys/block/md0/stat) -gt $((writes + 100 / $(slower 1))) ]" 60
 	run mdadm /dev/md0 --fail /dev/nullb2
+	overlap "kill -0 $pid 2>/dev/null" "polled fio finished before the member failed"
 	wait "$pid" || fail "polled fio failed while a member failed"
 	grep -q '_' /proc/mdstat || fail "array not degraded after --fail"
 	run mdadm /dev/md0 --remove /dev/nullb2
 	resync_speed slow
 	run mdadm /dev/md0 --add /dev/nullb2
 	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M
-	grep -qE 'recovery|resync' /proc/mdstat || log "recovery ended before fio did"
+	overlap "grep -qE 'recovery|resync' /proc/mdstat" "the recovery ended before fio did"
 	resync_speed fast
 	md_wait /dev/md0
 	grep -q '_' /proc/mdstat && fail "array still degraded: $(cat /proc/mdstat)"
@@ -249,13 +252,14 @@ case_md_raid1_nonpoll_member_added() {
 	nullb nullb3 size=128 poll_queues=0
 	fio_verify /dev/md0 --size=32M
 	fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
-		--rw=randread --bs=4k --size=32M --time_based --runtime=6 \
+		--rw=randread --bs=4k --size=32M --time_based --runtime="$(slower 6)" \
 		>/tmp/fio-poll.out 2>&1 &
 	pid=$!
 	sleep 1
 	run mdadm /dev/md0 --fail /dev/nullb2
 	run mdadm /dev/md0 --remove /dev/nullb2
 	run mdadm /dev/md0 --add /dev/nullb3
+	overlap "kill -0 $pid 2>/dev/null" "polled fio ended before the mirror was replaced"
 	wait "$pid" && log "polled fio completed" ||
 		log "polled fio ended with: $(grep -m1 -i err /tmp/fio-poll.out)"
 	md_wait /dev/md0
