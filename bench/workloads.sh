@@ -3,12 +3,15 @@
 # guest of bench/run, or real hardware booted into a kernel) and prints one
 # "BENCH" line per fio run, which bench/report.py turns into tables.
 #
-#   sh bench/workloads.sh [-r REPS] [-t SECONDS] [-i ROUNDS] [-d "DEV1 DEV2"] [WORKLOAD...]
+#   sh bench/workloads.sh [-r REPS] [-t SECONDS] [-i ROUNDS] [-B BOOT] [-d "DEV1 DEV2"] [WORKLOAD...]
 #
 # -d uses existing block devices (e.g. "/dev/nvme0n1 /dev/nvme1n1") instead of
 # memory-backed null_blk: the md set-ups write a superblock on them, so use
-# devices whose data does not matter. Only devices the script made itself
-# (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 to nullb4) are removed.
+# devices whose data does not matter. The script removes only the devices it
+# made (dm blkfast-*, /dev/md/blkfast, null_blk nullb1 to nullb4), also on
+# an error or Ctrl-C, and stops if one of them exists before it makes it.
+# -B is the boot number that every BENCH line carries (bench/run counts its
+# boots; default 1), next to the round number of -i.
 # Without WORKLOADs all of them run. Every workload runs in every variant
 # (numjobs, iodepth), REPS times in a row, after a 1 s ramp. -i runs the whole
 # list ROUNDS times over (set-up included), so that a workload and the one it
@@ -18,10 +21,11 @@
 cd "$(dirname "$0")/../tests" || exit 1
 . ./lib.sh
 
-reps=1 runtime=4 rounds=1 devs=""
-while getopts r:t:i:d: opt; do
+reps=1 runtime=4 rounds=1 boot=1 devs=""
+while getopts r:t:i:B:d: opt; do
 	case $opt in
-	r) reps=$OPTARG ;; t) runtime=$OPTARG ;; i) rounds=$OPTARG ;; d) devs=$OPTARG ;;
+	r) reps=$OPTARG ;; t) runtime=$OPTARG ;; i) rounds=$OPTARG ;; B) boot=$OPTARG ;;
+	d) devs=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -61,6 +65,27 @@ raid1-resync-randwrite   md_raid1_resync     raid1-idle-randwrite  variants=rand
 VARIANTS='j1-qd32 j2-qd32'
 
 # --- set-ups: each prints the device to run on, and describes itself
+
+# What this script made, for teardown: a device of the same name that was
+# there before is someone else's, so it stops rather than reuse or remove it.
+MADE_NULLB="" MADE_DM="" MADE_MD=""
+taken() { fail "$1 exists already, and bench/workloads.sh removes only what it made: remove it first"; }
+mknullb() {
+	if [ -e "$NULLB_CFS/$1" ] || [ -e "/dev/$1" ]; then taken "null_blk $1"; fi
+	MADE_NULLB="$MADE_NULLB $1"
+	nullb "$@"
+}
+mkdm() {
+	if dmsetup info "$1" >/dev/null 2>&1; then taken "dm device $1"; fi
+	MADE_DM="$MADE_DM $1"
+	dm_create "$1" "$2"
+}
+mkmd() {
+	if [ -e /dev/md/blkfast ]; then taken /dev/md/blkfast; fi
+	MADE_MD=/dev/md/blkfast
+	mdadm --create /dev/md/blkfast --run "$@" >/dev/null 2>&1 || fail "mdadm --create failed"
+}
+
 DEV1=/dev/nullb1 DEV2=/dev/nullb2
 members() {
 	if [ -n "$devs" ]; then
@@ -68,19 +93,18 @@ members() {
 		DEV1=$1 DEV2=${2:-}
 		return
 	fi
-	nullb nullb1 size=1024 submit_queues=2 poll_queues=2 >&2
-	nullb nullb2 size=1024 submit_queues=2 poll_queues=2 >&2
+	mknullb nullb1 size=1024 submit_queues=2 poll_queues=2 >&2
+	mknullb nullb2 size=1024 submit_queues=2 poll_queues=2 >&2
 }
 setup_raw() { members; SETUP="$DEV1"; DEV=$DEV1; }
 setup_dm_linear() {
 	members
-	dm_create blkfast-lin "0 $(sectors "$DEV1") linear $DEV1 0" >&2
+	mkdm blkfast-lin "0 $(sectors "$DEV1") linear $DEV1 0" >&2
 	SETUP="dm-linear over $DEV1"; DEV=/dev/mapper/blkfast-lin
 }
 setup_md() {
 	members
-	mdadm --create /dev/md/blkfast --run --level="$1" --raid-devices=2 --assume-clean \
-		"$DEV1" "$DEV2" >/dev/null 2>&1 || fail "mdadm --create failed"
+	mkmd --level="$1" --raid-devices=2 --assume-clean "$DEV1" "$DEV2"
 	SETUP="md raid$1 over $DEV1 $DEV2 (mdadm --create --level=$1 --raid-devices=2 --assume-clean)"
 	DEV=/dev/md/blkfast
 }
@@ -107,7 +131,7 @@ setup_md_sync() {
 		[ "$i" -ge "$n" ] || { SKIP="-d has fewer than $n devices"; return; }
 	else
 		for i in $(seq 1 "$n"); do
-			nullb "nullb$i" size=4096 irqmode=2 completion_nsec=5000000 >&2
+			mknullb "nullb$i" size=4096 irqmode=2 completion_nsec=5000000 >&2
 			mdevs="$mdevs /dev/nullb$i"
 		done
 		made=" (null_blk size=4096 memory_backed=1 irqmode=2 completion_nsec=5000000)"
@@ -119,8 +143,7 @@ setup_md_sync() {
 		opt="" RUNNING=resync
 	fi
 	# shellcheck disable=SC2086
-	mdadm --create /dev/md/blkfast --run --level="$level" --raid-devices="$n" $opt \
-		$mdevs >/dev/null 2>&1 || fail "mdadm --create failed"
+	mkmd --level="$level" --raid-devices="$n" $opt $mdevs
 	SETUP="md raid$level over ${mdevs# }$made (mdadm --create --level=$level --raid-devices=$n${opt:+ $opt})${RUNNING:+ during its initial resync at 20 MB/s (speed_limit_min = speed_limit_max = 20000)}"
 	DEV=/dev/md/blkfast
 	SYNC_ACTION=/sys/block/$(basename "$(readlink -f "$DEV")")/md/sync_action
@@ -135,7 +158,7 @@ members_nomem() {
 	if [ -n "$devs" ]; then
 		members
 	else
-		nullb nullb1 size=1024 memory_backed=0 >&2
+		mknullb nullb1 size=1024 memory_backed=0 >&2
 	fi
 }
 setup_raw_nomem() {
@@ -144,7 +167,7 @@ setup_raw_nomem() {
 }
 setup_dm_mpath() {
 	members_nomem
-	dm_create blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
+	mkdm blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
 	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
 }
@@ -186,12 +209,14 @@ setup_ublk_plain() { setup_ublk plain; }
 setup_ublk_need_get_data() { setup_ublk need_get_data; }
 setup_ublk_user_copy() { setup_ublk user_copy; }
 
+# Between workloads, and on exit whatever the cause (EXIT INT TERM below).
 teardown() {
 	local n
-	for n in blkfast-lin blkfast-mp; do
-		[ -b "/dev/mapper/$n" ] && dmsetup remove "$n"
+	for n in $MADE_DM; do
+		dmsetup info "$n" >/dev/null 2>&1 && dmsetup remove "$n"
 	done
-	[ -e /dev/md/blkfast ] && mdadm --stop /dev/md/blkfast >/dev/null 2>&1
+	[ -n "$MADE_MD" ] && [ -e "$MADE_MD" ] && mdadm --stop "$MADE_MD" >/dev/null 2>&1
+	MADE_DM="" MADE_MD=""
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
 	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
 	if [ -n "$SPEED_OLD" ]; then
@@ -201,13 +226,19 @@ teardown() {
 	UBLK_ID=""
 	SCHED_FILE=""
 	SPEED_OLD="" RUNNING=""
-	for n in nullb1 nullb2 nullb3 nullb4; do
+	for n in $MADE_NULLB; do
 		[ -d "$NULLB_CFS/$n" ] || continue
 		echo 0 > "$NULLB_CFS/$n/power"
 		rmdir "$NULLB_CFS/$n"
 	done
+	MADE_NULLB=""
 	return 0
 }
+# fio's output of the current run: a directory of this run's own
+SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/blkfast-bench.XXXXXX") || exit 1
+trap 'teardown; rm -rf "$SCRATCH"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 # Context switches on all CPUs since boot (kernel threads such as kblockd's
 # workers too), read before and after each fio run.
@@ -251,7 +282,7 @@ round() {
 		esac
 		"setup_$setup" </dev/null
 		if [ -n "$SKIP" ]; then
-			for v in $variants; do echo "BENCH-ERR $name $v $SKIP"; done
+			for v in $variants; do echo "BENCH-ERR $name $v $at $SKIP"; done
 			continue
 		fi
 		echo "BENCH-SETUP $name $ref $SETUP"
@@ -269,18 +300,18 @@ round() {
 				cs0=$(ctxt)
 				up0=$(cut -d' ' -f1 /proc/uptime)
 				# shellcheck disable=SC2086
-				$cmd --output-format=json </dev/null >/tmp/bench.json 2>/tmp/bench.err
+				$cmd --output-format=json </dev/null >"$SCRATCH/fio.json" 2>"$SCRATCH/fio.err"
 				ok=$?
 				cs=$(($(ctxt) - cs0))
 				secs=$(awk -v a="$up0" '{print $1 - a}' /proc/uptime)
 				if [ "$ok" -ne 0 ]; then
-					echo "BENCH-ERR $name $v $(grep -m1 -o 'Operation not supported' /tmp/bench.err || tail -n 1 /tmp/bench.err)"
+					echo "BENCH-ERR $name $v $at $(grep -m1 -o 'Operation not supported' "$SCRATCH/fio.err" || tail -n 1 "$SCRATCH/fio.err")"
 					break
 				elif [ -n "$RUNNING" ] && [ "$(cat "$SYNC_ACTION")" != "$RUNNING" ]; then
-					echo "BENCH-ERR $name $v $RUNNING over before run $r ended: bigger devices or a lower speed"
+					echo "BENCH-ERR $name $v $at $RUNNING over before run $r ended: bigger devices or a lower speed"
 					break
 				else
-					echo "BENCH $name $v $r cs=$cs secs=$secs $(tr -d '\n\t' < /tmp/bench.json)"
+					echo "BENCH $name $v $r $at cs=$cs secs=$secs $(tr -d '\n\t' < "$SCRATCH/fio.json")"
 				fi
 			done
 			profile_dump
@@ -291,9 +322,15 @@ EOF
 }
 
 echo "BENCH-KERNEL $(uname -r) $(nproc) cpus"
+# What the figures depend on besides the kernel, for the report.
+echo "BENCH-ENV fio $(fio --version)"
+echo "BENCH-ENV cpu $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
+echo "BENCH-ENV memory $(awk '$1 == "MemTotal:" {print int($2 / 1024) " MiB"}' /proc/meminfo)"
+echo "BENCH-ENV cmdline $(cat /proc/cmdline)"
 round_no=0
 while [ "$round_no" -lt "$rounds" ]; do
 	round_no=$((round_no + 1))
+	# on every result line: stacked/raw ratios pair runs of one boot and round
+	at="boot=$boot round=$round_no"
 	round "$@"
 done
-teardown
