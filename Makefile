@@ -2,7 +2,8 @@
 #
 #   make            install what is missing, fetch the base, apply the series,
 #                   build, boot the patched kernel and show the demo table
-#   make check      checkpatch, clean apply, per-commit builds, debug-kernel tests
+#   make check      checkpatch, clean apply, per-commit builds, distribution-like
+#                   build, debug kernel, the runner's self-test, the tests
 #   make bench      base vs patched kernel, build/bench/report.md
 #
 # Steps one at a time: deps fetch tree build build-debug demo test export

@@ -72,12 +72,15 @@ forget_objects() {
 	local f cmd
 	for f in $(cut -d: -f1 <<< "$2" | sort -u); do
 		case $f in
-		*.h) grep -rlF --include='.*.o.cmd' "/$f" "$1" 2>/dev/null |
+		*.h) { grep -rlF --include='.*.o.cmd' "/$f" "$1" 2>/dev/null || true; } |
 			while read -r cmd; do
 				f=${cmd##*/}; f=${f#.}
 				rm -f "$(dirname "$cmd")/${f%.cmd}"
 			done ;;
-		*) rm -f "$1/${f%.*}.o" ;;
+		# modpost and the linker run again only when their inputs change
+		WARNING) rm -f "$1/Module.symvers" "$1/vmlinux.o" ;;
+		ld) rm -f "$1/vmlinux.o" "$1/vmlinux" ;;
+		*.c|*.S) rm -f "$1/${f%.*}.o" ;;
 		esac
 	done
 }

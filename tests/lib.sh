@@ -188,13 +188,11 @@ cleanup_devices() {
 				rmdir "$d" 2>/dev/null
 			done
 		fi
+		# md's system-wide resync limits back to the kernel's defaults
+		echo 1000 > /proc/sys/dev/raid/speed_limit_min
+		echo 200000 > /proc/sys/dev/raid/speed_limit_max
 		left=$(devices_left)
-		if [ -z "$left" ]; then
-			# md's system-wide resync limits back to the kernel's defaults
-			echo 1000 > /proc/sys/dev/raid/speed_limit_min
-			echo 200000 > /proc/sys/dev/raid/speed_limit_max
-			return 0
-		fi
+		[ -z "$left" ] && return 0
 		[ "$(date +%s)" -lt "$end" ] || break
 		sleep 0.5
 	done
@@ -239,7 +237,7 @@ indent() { awk '{ print "    " $0; fflush() }'; }
 run_case() {
 	local file=$1 c=$2 label=$3 try=0 rc pid wd t0 secs bad why
 	while :; do
-		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap
+		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap /tmp/case-pid
 		BLKFAST_MARK="blkfast: case ${file##*/}:$c run $CASE_NO try $try"
 		export BLKFAST_MARK
 		echo "$BLKFAST_MARK" > /dev/kmsg
@@ -249,7 +247,7 @@ run_case() {
 		pid=$!
 		# the watchdog has a session of its own too, so that killing it
 		# takes its sleep along
-		setsid sh -c 'sleep "$1"; kill -KILL -"$2" 2>/dev/null && : > /tmp/case-timeout' \
+		setsid sh -c 'sleep "$1"; : > /tmp/case-timeout; kill -KILL -"$2" 2>/dev/null' \
 			watchdog "$CASE_TIMEOUT" "$pid" &
 		wd=$!
 		wait "$pid"
@@ -260,6 +258,8 @@ run_case() {
 		# before the teardown
 		kill -KILL -"$pid" 2>/dev/null
 		why=""
+		[ "$(cat /tmp/case-pid 2>/dev/null)" = "$pid" ] ||
+			why="the case did not run as the process run_case waited for"
 		if [ -e /tmp/case-timeout ]; then
 			why="timed out after ${CASE_TIMEOUT}s (blocked tasks: see the console)"
 			echo 1 > /proc/sys/kernel/sysrq
@@ -271,12 +271,15 @@ run_case() {
 		secs=$(( $(date +%s) - t0 ))
 		# the case's output on the console, in among the kernel's messages
 		sed "s/^/[$c] /" /tmp/case.log > /dev/console
+		# the window closes before it is read: a report after the end
+		# marker is the next check's (kernel_log_outside_cases)
+		echo "blkfast: end of case ${file##*/}:$c run $CASE_NO try $try" > /dev/kmsg
 		if ! bad=$(kernel_log_since "$BLKFAST_MARK"); then
 			why="${why:+$why; }the kernel log lost the case's marker (log buffer too small)"
 		else
-			bad=$(echo "$bad" | grep -E "$KERNEL_BAD" | head -n 5)
+			bad=$(echo "$bad" | awk '/blkfast: end of case / { exit } { print }' |
+				grep -E "$KERNEL_BAD" | head -n 5)
 		fi
-		echo "blkfast: end of case ${file##*/}:$c run $CASE_NO try $try" > /dev/kmsg
 		if [ -z "$bad" ] && [ -z "$why" ] && [ "$rc" = 5 ] && [ -s /tmp/race-lost ] &&
 		   [ "$try" -lt "$RACE_RETRIES" ]; then
 			log "$c: race lost ($(cat /tmp/race-lost)), again slower"
@@ -294,7 +297,7 @@ run_case() {
 		[ -z "$why" ] || echo "#   $why"
 		[ -z "$bad" ] || echo "$bad" | sed 's/^/#   kernel: /'
 	elif [ "$rc" = 4 ] && [ -s /tmp/skip-reason ]; then
-		echo "ok $CASE_NO $label # SKIP $(cat /tmp/skip-reason)"
+		echo "ok $CASE_NO $label # SKIP $(head -n 1 /tmp/skip-reason)"
 	elif [ "$rc" = 0 ]; then
 		echo "ok $CASE_NO $label"
 		[ "$try" = 0 ] || echo "#   passed on try $((try + 1)), after $try lost race(s)"
@@ -322,20 +325,24 @@ kernel_log_outside_cases() {
 run_cases() {
 	local file=$0 area c sel="" n reps=${BLKFAST_REPEAT:-1} r label
 	if [ -n "${BLKFAST_IN_CASE:-}" ]; then
-		# run_case made this shell the leader of a process group of its
-		# own, so that a timeout kills all that the case started
-		[ "$(cut -d' ' -f5 /proc/$$/stat)" = "$$" ] ||
-			fail "the case does not lead a process group of its own"
+		# run_case checks that this is the process it waits for (a
+		# setsid that forked would leave the case running unwaited)
+		echo $$ > /tmp/case-pid
 		set -e
 		"case_$BLKFAST_IN_CASE"
 		exit 0
 	fi
 	area=${file##*/}; area=${area%.sh}
-	for c in ${BLKFAST_CASES:-"$@"}; do
+	for c in ${BLKFAST_CASES:-}; do
 		case " $* " in
-		*" $c "*) sel="$sel $c" ;;
+		*" $c "*) ;;
 		*) echo "run_cases: $area has no case $c" >&2; exit 2 ;;
 		esac
+	done
+	# in the file's order, whatever the order of BLKFAST_CASES (a case may
+	# rely on the ones before it)
+	for c; do
+		case " ${BLKFAST_CASES:-$*} " in *" $c "*) sel="$sel $c" ;; esac
 	done
 	n=$(echo $sel | wc -w)
 	echo "KTAP version 1"
@@ -423,9 +430,9 @@ run_areas() {
 	done
 	bad=$(kernel_log_outside_cases)
 	if [ -n "$bad" ]; then
-		echo "# kernel reports outside every case's check:"
-		echo "$bad" | sed 's/^/#   kernel: /'
 		echo "not ok $((n + 1)) kernel_log_clean_between_cases"
+		echo "#   kernel reports outside every case's check:"
+		echo "$bad" | sed 's/^/#   kernel: /'
 	else
 		echo "ok $((n + 1)) kernel_log_clean_between_cases"
 	fi
