@@ -423,8 +423,10 @@ def markdown(t, raws):
             "As the guest printed them; every run adds --output-format=json.", ""]
     for w in dict.fromkeys(w for w, _ in t.order):
         lines = []
-        for r in raws:
-            lines += [x for x in r.lines.get(w, []) if x not in lines]
+        for r in raws:     # each set-up once, not once per boot and round
+            for x in r.lines.get(w, []):
+                if x not in lines:
+                    lines.append(x)
         out += ["### %s" % w, "", "```"] + lines + ["```", ""]
 
     out += ["Report written %s." % time.strftime("%Y-%m-%d %H:%M:%S %Z"), "",

@@ -81,7 +81,9 @@ mkdm() {
 	dm_create "$1" "$2"
 }
 mkmd() {
-	if [ -e /dev/md/blkfast ]; then taken /dev/md/blkfast; fi
+	# an array that runs under that name (without udev the name of a
+	# stopped array stays behind in /dev/md)
+	if mdadm --detail /dev/md/blkfast >/dev/null 2>&1; then taken /dev/md/blkfast; fi
 	MADE_MD=/dev/md/blkfast
 	mdadm --create /dev/md/blkfast --run "$@" >/dev/null 2>&1 || fail "mdadm --create failed"
 }
@@ -215,7 +217,9 @@ teardown() {
 	for n in $MADE_DM; do
 		dmsetup info "$n" >/dev/null 2>&1 && dmsetup remove "$n"
 	done
-	[ -n "$MADE_MD" ] && [ -e "$MADE_MD" ] && mdadm --stop "$MADE_MD" >/dev/null 2>&1
+	if [ -n "$MADE_MD" ] && [ -e "$MADE_MD" ]; then
+		mdadm --stop "$MADE_MD" >/dev/null 2>&1 && rm -f "$MADE_MD"
+	fi
 	MADE_DM="" MADE_MD=""
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
 	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
