@@ -24,7 +24,7 @@ import sys
 import time
 
 METRICS = ("iops", "ctx_per_io", "all_ctx_per_io", "avg_lat_us", "p99_lat_us",
-           "usr_cpu", "sys_cpu")
+           "usr_cpu", "sys_cpu", "polls_per_io")
 
 
 def metrics(fio, extra):
@@ -42,6 +42,12 @@ def metrics(fio, extra):
         all_cs = int(extra["cs"]) / float(extra["secs"]) / iops
     except (KeyError, ValueError, ZeroDivisionError):
         all_cs = None
+    try:
+        # ->poll calls on the null_blk devices per I/O of the device under
+        # test, both over the whole fio command (kernels with poll_stats)
+        polls = int(extra["polls"]) / int(extra["ios"])
+    except (KeyError, ValueError, ZeroDivisionError):
+        polls = None
     return {
         "iops": iops,
         # with --thread, fio counts the context switches per job
@@ -54,6 +60,7 @@ def metrics(fio, extra):
         "p99_lat_us": p99 / 1000 if p99 is not None else None,
         "usr_cpu": job["usr_cpu"],
         "sys_cpu": job["sys_cpu"],
+        "polls_per_io": polls,
     }
 
 
@@ -269,6 +276,12 @@ class Table:
         return spread(ratio(median_of(mine[at], m), median_of(theirs[at], m))
                       for at in mine if at in theirs)
 
+    def vs(self, k, w, other, v):
+        """IOPS of w over those of other, paired per (boot, round)."""
+        mine, theirs = by_round(self.runs(k, w, v)), by_round(self.runs(k, other, v))
+        return spread(ratio(median_of(mine[at], "iops"), median_of(theirs[at], "iops"))
+                      for at in mine if at in theirs)
+
     def lat_vs_ref(self, k, w, v):
         return self.vs_ref(k, w, v, "avg_lat_us")
 
@@ -417,6 +430,7 @@ def markdown(t, raws):
                 t.per_kernel(w, v, "p99_lat_us", us)]
         out.append("| " + " | ".join(row) + " |")
     out.append("")
+    out += polled(t)
     out += environment(raws)
 
     out += ["## Set-ups and fio command lines", "",
@@ -435,6 +449,39 @@ def markdown(t, raws):
             "hence the ratios of runs of the same boot and round (/ref). "
             "patched/base compares different boots and moves by as much.", ""]
     return "\n".join(out)
+
+
+def polled(t):
+    """Each X-poll workload over its X-irq twin in the same rounds, the
+    same for its reference (the raw device), and the quotient: how much of
+    the member's own gain from polling the stacked device keeps."""
+    rows = []
+    for w, v in t.order:
+        if not w.endswith("-poll") or (w[:-5] + "-irq", v) not in t.order:
+            continue
+        ref = t.refs.get(w, "-")
+        for k in t.kernels:
+            mine = t.vs(k, w, w[:-5] + "-irq", v)
+            raw = t.vs(k, ref, t.refs.get(w[:-5] + "-irq", "-"), v) \
+                if ref != "-" else None
+            keep = ratio(mine[0], raw[0]) if mine and raw else None
+            n = len(t.raw[k].rounds_run())
+            rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                w, v, k, rcell(mine, n), rcell(raw, n),
+                "%.2f" % keep if keep is not None else "–",
+                rcell(t.vs_ref(k, w, v), n),
+                num(t.median(k, w, v, "polls_per_io"))))
+    if not rows:
+        return []
+    return ["## Polled over interrupt-driven", "",
+            "poll/irq: IOPS of the polled workload over its interrupt-driven "
+            "twin, paired per boot and round; raw poll/irq: the same for the "
+            "reference device; kept: the first over the second; /raw poll: "
+            "the polled workload over the polled reference; polls/IO: "
+            "->poll calls on the null_blk devices per I/O of the device "
+            "under test (kernels that report them).", "",
+            "| workload | variant | kernel | poll/irq | raw poll/irq | kept | "
+            "/raw poll | polls/IO |", "|---|---|---|---|---|---|---|---|"] + rows + [""]
 
 
 def svg(t):

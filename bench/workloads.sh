@@ -33,14 +33,14 @@ shift $((OPTIND - 1))
 
 # name          set-up      compared with  fio options beyond the common ones
 WORKLOADS='
-nullb-irq       raw         -              --hipri=0
-nullb-poll      raw         -              --hipri=1
+nullb-irq       raw         -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+nullb-poll      raw         -              --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 dm-linear-irq   dm_linear   nullb-irq      --hipri=0
 dm-linear-poll  dm_linear   nullb-poll     --hipri=1
-md-raid0-irq    md_raid0    nullb-irq      --hipri=0
-md-raid0-poll   md_raid0    nullb-poll     --hipri=1
-md-raid1-irq    md_raid1    nullb-irq      --hipri=0
-md-raid1-poll   md_raid1    nullb-poll     --hipri=1
+md-raid0-irq    md_raid0    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid0-poll   md_raid0    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
@@ -48,6 +48,8 @@ mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4
 bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+md-nvme-irq     md_nvme     nvme-irq       --hipri=0 variants=j1-qd32
+md-nvme-poll    md_nvme     nvme-poll      --hipri=1 variants=j1-qd32
 ublk-null-plain          ublk_plain          -               --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-need-get-data  ublk_need_get_data  ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
 ublk-null-user-copy      ublk_user_copy      ublk-null-plain --ioengine=libaio variants=write-j1-qd1,randwrite-j1-qd1,randwrite-j1-qd32
@@ -97,6 +99,8 @@ members() {
 	fi
 	mknullb nullb1 size=1024 submit_queues=2 poll_queues=2 >&2
 	mknullb nullb2 size=1024 submit_queues=2 poll_queues=2 >&2
+	# not what an NVMe set-up of the round before left there
+	DEV1=/dev/nullb1 DEV2=/dev/nullb2
 }
 setup_raw() { members; SETUP="$DEV1"; DEV=$DEV1; }
 setup_dm_linear() {
@@ -161,6 +165,7 @@ members_nomem() {
 		members
 	else
 		mknullb nullb1 size=1024 memory_backed=0 >&2
+		DEV1=/dev/nullb1
 	fi
 }
 setup_raw_nomem() {
@@ -184,6 +189,16 @@ setup_nvme() {
 	fi
 	SETUP="$DEV1 (poll queues: $(cat /sys/module/nvme/parameters/poll_queues 2>/dev/null || echo ?))"
 	DEV=$DEV1
+}
+# md raid0 over the NVMe disk and a null_blk device (a member each; the
+# NVMe disk sets the pace): polled md where the member's own polling pays
+setup_md_nvme() {
+	setup_nvme
+	[ -z "$SKIP" ] || return
+	mknullb nullb1 size=1024 submit_queues=2 poll_queues=2 >&2
+	mkmd --level=0 --raid-devices=2 --chunk=64 --assume-clean "$DEV1" /dev/nullb1
+	SETUP="md raid0 over $DEV1 and /dev/nullb1 (mdadm --create --level=0 --raid-devices=2 --chunk=64 --assume-clean)"
+	DEV=/dev/md/blkfast
 }
 SCHED_FILE="" SCHED_OLD=""
 setup_sched() {
@@ -244,6 +259,21 @@ trap 'teardown; rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# ->poll calls on the null_blk devices made here (their poll_stats; nothing
+# on a kernel without it), and the I/Os the device under test completed.
+poll_calls() {
+	local n d
+	for n in $MADE_NULLB; do
+		[ -r "$NULLB_CFS/$n/poll_stats" ] || return 0
+	done
+	[ -n "$MADE_NULLB" ] || return 0
+	for n in $MADE_NULLB; do cut -d' ' -f1 "$NULLB_CFS/$n/poll_stats"; done |
+		awk '{ n += $1 } END { print n }'
+}
+dev_ios() {
+	awk '{ print $1 + $5 }' "/sys/block/$(basename "$(readlink -f "$DEV")")/stat"
+}
+
 # Context switches on all CPUs since boot (kernel threads such as kblockd's
 # workers too), read before and after each fio run.
 ctxt() { awk '$1 == "ctxt" {print $2}' /proc/stat; }
@@ -301,12 +331,14 @@ round() {
 			while [ "$r" -lt "$reps" ]; do
 				r=$((r + 1))
 				# context switches and seconds for the whole fio command
-				cs0=$(ctxt)
+				cs0=$(ctxt) pc0=$(poll_calls) io0=$(dev_ios)
 				up0=$(cut -d' ' -f1 /proc/uptime)
 				# shellcheck disable=SC2086
 				$cmd --output-format=json </dev/null >"$SCRATCH/fio.json" 2>"$SCRATCH/fio.err"
 				ok=$?
 				cs=$(($(ctxt) - cs0))
+				polls=""
+				[ -z "$pc0" ] || polls="polls=$(($(poll_calls) - pc0)) ios=$(($(dev_ios) - io0)) "
 				secs=$(awk -v a="$up0" '{print $1 - a}' /proc/uptime)
 				if [ "$ok" -ne 0 ]; then
 					echo "BENCH-ERR $name $v $at $(grep -m1 -o 'Operation not supported' "$SCRATCH/fio.err" || tail -n 1 "$SCRATCH/fio.err")"
@@ -315,7 +347,7 @@ round() {
 					echo "BENCH-ERR $name $v $at $RUNNING over before run $r ended: bigger devices or a lower speed"
 					break
 				else
-					echo "BENCH $name $v $r $at cs=$cs secs=$secs $(tr -d '\n\t' < "$SCRATCH/fio.json")"
+					echo "BENCH $name $v $r $at cs=$cs secs=$secs $polls$(tr -d '\n\t' < "$SCRATCH/fio.json")"
 				fi
 			done
 			profile_dump

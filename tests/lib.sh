@@ -26,6 +26,13 @@ NULLB_CFS=/sys/kernel/config/nullb
 KERNEL_BAD=$(grep -v '^#' kernel-bad.txt | paste -sd'|')
 [ -n "$KERNEL_BAD" ] || { echo "lib.sh: no kernel-bad.txt in $(pwd)" >&2; exit 1; }
 
+# What shows stranded or failed I/O (kernel-stranded.txt): an area that sets
+# CHECK_STRANDED=1 fails a case on it too, unless the case allowed the line
+# (allow_kernel). An area may define after_case, which runs in the case's
+# process when the case returns, before the teardown.
+KERNEL_STRANDED=$(grep -v '^#' kernel-stranded.txt | paste -sd'|')
+CHECK_STRANDED=${CHECK_STRANDED:-0}
+
 log() { echo "# $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() {
@@ -55,6 +62,26 @@ slower() {
 	local n=$1 i=0
 	while [ "$i" -lt "${BLKFAST_SLOWER:-0}" ]; do n=$((n * 4)); i=$((i + 1)); done
 	echo "$n"
+}
+
+# allow_kernel "ERE": lines of the kernel log that match ERE are expected in
+# this case (it injects errors): they do not count as stranded I/O.
+allow_kernel() {
+	echo "$*" >> /tmp/case-allow
+	log "allowed in the kernel log: $*"
+}
+
+# kernel_log_bad: from stdin, the lines that fail a case: kernel-bad.txt, and
+# with CHECK_STRANDED=1 kernel-stranded.txt unless allow_kernel allowed them.
+kernel_log_bad() {
+	local allow=""
+	if [ "$CHECK_STRANDED" != 1 ]; then
+		grep -E "$KERNEL_BAD"
+		return 0
+	fi
+	[ ! -s /tmp/case-allow ] || allow=$(paste -sd'|' /tmp/case-allow)
+	awk -v bad="$KERNEL_BAD" -v str="$KERNEL_STRANDED" -v allow="$allow" \
+		'$0 ~ bad || ($0 ~ str && (allow == "" || $0 !~ allow))'
 }
 
 # run CMD...: run a command, log it, fail the case if it fails.
@@ -116,6 +143,25 @@ fio_verify() {
 		--output-format=terse --terse-version=3 "$@" >/tmp/fio.out
 }
 
+# uring_poll DEV [options]: polled io_uring I/O on DEV in the awkward ways
+# (-m flood, overflow, close or rings; options at the top of
+# tests/tools/uring-poll.c), data verified. Logs the command and the tool's
+# summary line (how many I/Os it completed); fails the case with the tool's
+# output on an I/O error, a short I/O, a data mismatch or a hang.
+URING_POLL=${URING_POLL:-/blkfast/test-tools/uring-poll}
+uring_poll() {
+	local dev="$1" out msg rc=0
+	shift
+	[ -x "$URING_POLL" ] || fail "no $URING_POLL (tests/run builds it: scripts/build-test-tools)"
+	out=$(mktemp /tmp/uring-poll.XXXXXX)
+	echo "+ uring-poll $* $dev" >&2
+	"$URING_POLL" "$@" "$dev" > "$out" 2>&1 || rc=$?
+	msg=$(cat "$out")
+	rm -f "$out"
+	[ "$rc" = 0 ] || fail "uring-poll $* $dev exited with $rc: $msg"
+	log "$(echo "$msg" | tail -n 1)"
+}
+
 # resync_speed slow [KB/s]|fast: slow resync and recovery down (default to
 # 5000 KB/s, less after a lost race) so that fio runs while they do, or let
 # them finish.
@@ -161,6 +207,79 @@ md_check_clean() {
 	md_wait "/dev/$md"
 	cnt=$(cat "/sys/block/$md/md/mismatch_cnt")
 	[ "$cnt" = 0 ] || fail "$md: mismatch_cnt is $cnt after check"
+}
+
+# md_state_check: every md array is clean or active, no member counted an
+# error or has a bad block, unless the case said it injects errors
+# (MEMBER_ERRORS=allowed).
+md_state_check() {
+	local md state d n
+	for md in /sys/block/md*/md; do
+		[ -d "$md" ] || continue
+		state=$(cat "$md/array_state")
+		case $state in
+		clean|active|active-idle) ;;
+		*) fail "${md%/md}: array_state is $state at the end of the case" ;;
+		esac
+		[ "${MEMBER_ERRORS:-}" = allowed ] && continue
+		for d in "$md"/dev-*; do
+			[ -d "$d" ] || continue
+			n=$(cat "$d/errors")
+			[ "$n" = 0 ] || fail "${d##*/} of ${md%/md}: $n errors"
+			[ -z "$(cat "$d/bad_blocks" 2>/dev/null)" ] ||
+				fail "${d##*/} of ${md%/md}: bad blocks: $(cat "$d/bad_blocks")"
+		done
+	done
+}
+
+# poll_stats NULLB: "calls completed" of the ->poll calls on null_blk NULLB.
+poll_stats() { cat "$NULLB_CFS/$1/poll_stats"; }
+
+# nvme_io_irqs: interrupts the NVMe I/O queues took so far.
+nvme_io_irqs() {
+	awk '/nvme0q[1-9]/ { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) n += $i }
+		END { print n + 0 }' /proc/interrupts
+}
+
+# nvme_ios: reads and writes completed on nvme0n1 so far.
+nvme_ios() { awk '{ print $1 + $5 }' /sys/block/nvme0n1/stat; }
+
+# poll_mark: remember the NVMe disk's I/Os and interrupts, for assert_polled.
+poll_mark() {
+	echo "$(nvme_ios) $(nvme_io_irqs)" > /tmp/poll-mark
+}
+
+# assert_polled DEV...: polled I/O reached DEV's poll queues and polling
+# completed it: for a null_blk device, requests completed by ->poll since it
+# was made; for nvme0n1, I/Os since poll_mark, at most half of them with an
+# interrupt. A stacked device that stopped polling fails this.
+assert_polled() {
+	local d ios irqs
+	for d; do
+		d=${d#/dev/}
+		case $d in
+		nullb*)
+			set -- $(poll_stats "$d")
+			[ "$2" -gt 0 ] || fail "$d: no request completed by polling ($1 ->poll calls)"
+			log "$d: $2 requests completed by $1 ->poll calls" ;;
+		nvme0n1)
+			[ -s /tmp/poll-mark ] || fail "assert_polled nvme0n1 without poll_mark"
+			set -- $(cat /tmp/poll-mark)
+			ios=$(( $(nvme_ios) - $1 )) irqs=$(( $(nvme_io_irqs) - $2 ))
+			[ "$ios" -gt 0 ] || fail "nvme0n1: no I/O since poll_mark"
+			[ "$irqs" -le $((ios / 2)) ] ||
+				fail "nvme0n1: $irqs interrupts for $ios I/Os: not polled"
+			log "nvme0n1: $ios I/Os, $irqs interrupts" ;;
+		*) fail "assert_polled: cannot tell whether $d polled" ;;
+		esac
+	done
+	: > /tmp/polled-asserted
+}
+
+# not_polled "WHY": this case checks no polled completion (I/O is refused, or
+# completes by interrupt on purpose).
+not_polled() {
+	echo "$*" > /tmp/polled-asserted
 }
 
 # Leave no device behind, whatever the case did (dm twice: md may stack on
@@ -237,7 +356,8 @@ indent() { awk '{ print "    " $0; fflush() }'; }
 run_case() {
 	local file=$1 c=$2 label=$3 try=0 rc pid wd t0 secs bad why
 	while :; do
-		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap /tmp/case-pid
+		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap /tmp/case-pid \
+			/tmp/case-allow /tmp/polled-asserted /tmp/poll-mark
 		BLKFAST_MARK="blkfast: case ${file##*/}:$c run $CASE_NO try $try"
 		export BLKFAST_MARK
 		echo "$BLKFAST_MARK" > /dev/kmsg
@@ -278,7 +398,7 @@ run_case() {
 			why="${why:+$why; }the kernel log lost the case's marker (log buffer too small)"
 		else
 			bad=$(echo "$bad" | awk '/blkfast: end of case / { exit } { print }' |
-				grep -E "$KERNEL_BAD" | head -n 5)
+				kernel_log_bad | head -n 5)
 		fi
 		if [ -z "$bad" ] && [ -z "$why" ] && [ "$rc" = 5 ] && [ -s /tmp/race-lost ] &&
 		   [ "$try" -lt "$RACE_RETRIES" ]; then
@@ -330,6 +450,7 @@ run_cases() {
 		echo $$ > /tmp/case-pid
 		set -e
 		"case_$BLKFAST_IN_CASE"
+		! command -v after_case >/dev/null || after_case
 		exit 0
 	fi
 	area=${file##*/}; area=${area%.sh}

@@ -1,7 +1,18 @@
 #!/bin/sh
 # Polled I/O (io_uring IOPOLL, fio hipri=1) on null_blk poll queues and on the
-# stacked devices above them: data verified, no hang.
+# stacked devices above them: data verified, no hang, no stranded I/O (no
+# timeout, I/O error or member failure in the kernel log, no member error
+# counted, no bad block; kernel-stranded.txt), and the I/O was polled.
 . ./lib.sh
+CHECK_STRANDED=1
+
+# after every case: md arrays clean, and the case checked whether its I/O was
+# polled (assert_polled or not_polled)
+after_case() {
+	md_state_check
+	[ -e /tmp/polled-asserted ] ||
+		fail "the case checked neither assert_polled nor not_polled"
+}
 
 # poll_verify DEV: write then verify, then randrw with verify, all polled.
 poll_verify() {
@@ -22,12 +33,14 @@ case_nullb_poll() {
 	nullb nullb1 poll_queues=2
 	[ "$(io_poll nullb1)" = 1 ] || fail "null_blk with poll queues: io_poll is not 1"
 	poll_verify /dev/nullb1
+	assert_polled nullb1
 }
 
 case_dm_linear_poll() {
 	nullb nullb1 poll_queues=2
 	dm_polling lin "0 $(sectors nullb1) linear /dev/nullb1 0"
 	poll_verify /dev/mapper/lin
+	assert_polled nullb1
 }
 
 case_dm_stripe_poll() {
@@ -35,6 +48,7 @@ case_dm_stripe_poll() {
 	nullb nullb2 poll_queues=2
 	dm_polling str "0 $(( $(sectors nullb1) * 2 )) striped 2 128 /dev/nullb1 0 /dev/nullb2 0"
 	poll_verify /dev/mapper/str
+	assert_polled nullb1 nullb2
 }
 
 # Targets that build bios of their own (dm-crypt, dm-flakey corrupting
@@ -56,12 +70,14 @@ case_dm_crypt_poll() {
 	nullb nullb1 poll_queues=2
 	dm_polling cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0"
 	poll_verify_quick /dev/mapper/cr
+	not_polled "dm-crypt's own bios complete by interrupt"
 }
 
 case_dm_delay_poll() {
 	nullb nullb1 poll_queues=2
 	dm_polling dl "0 $(sectors nullb1) delay /dev/nullb1 0 1"
 	poll_verify_quick /dev/mapper/dl
+	assert_polled nullb1
 }
 
 # always down, corrupting a byte of each write: flakey writes a copy of
@@ -75,6 +91,7 @@ case_dm_flakey_poll() {
 			--size=8M --numjobs=2 --offset_increment=8M \
 			--allow_file_create=0 --output=/tmp/fio.out
 	done
+	not_polled "dm-flakey's copies complete by interrupt"
 }
 
 case_dm_thin_poll() {
@@ -84,6 +101,7 @@ case_dm_thin_poll() {
 	run dmsetup message pool 0 "create_thin 0"
 	dm_polling th "0 $(sectors nullb2) thin /dev/mapper/pool 0"
 	poll_verify_quick /dev/mapper/th
+	assert_polled nullb2
 }
 
 # dm-cache in writethrough mode writes a copy of each write to the origin
@@ -93,6 +111,7 @@ case_dm_cache_poll() {
 	nullb nullb3 poll_queues=2
 	dm_polling ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0"
 	poll_verify_quick /dev/mapper/ca
+	not_polled "dm-cache's writethrough copies complete by interrupt"
 }
 
 # dm-raid hands the bio to an md personality, which nobody polls for dm
@@ -101,6 +120,7 @@ case_dm_raid1_poll() {
 	nullb nullb2 poll_queues=2
 	dm_polling r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2"
 	poll_verify_quick /dev/mapper/r1
+	not_polled "dm-raid hands bios to md without REQ_POLLED"
 }
 
 # dm-zoned keeps its metadata on the device, and its formatter (dmzadm, in
@@ -158,6 +178,7 @@ case_dm_zoned_poll() {
 	dmz_format /dev/nullb1
 	dm_polling dz "0 $((DMZ_CHUNKS * 32768)) zoned /dev/nullb1"
 	poll_verify_quick /dev/mapper/dz
+	not_polled "dm-zoned submits its own clones from a work queue"
 }
 
 # md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
@@ -179,13 +200,23 @@ polled_read_refused() {
 
 # md_poll_matrix: polled write+verify and randrw at 4k, and at a block size
 # that crosses 64k chunks (the block layer then splits the bio and it
-# completes by interrupt), on /dev/md0.
+# completes by interrupt), on /dev/md0; then uring-poll over all of it.
 md_poll_matrix() {
 	[ "$(io_poll md0)" = 1 ] || fail "md0 over polling null_blk: io_poll is $(io_poll md0)"
 	poll_verify /dev/md0
 	fio_verify /dev/md0 --hipri=1 --bs=96k --size=24M
 	fio_verify /dev/md0 --hipri=1 --rw=randrw --bs=96k --numjobs=2 \
 		--size=12M --offset_increment=12M --group_reporting
+	# the whole array, every member, in blocks that cross chunk and
+	# member boundaries too (md hands the rest of those to a worker)
+	uring_poll /dev/md0 -m flood -d 64 -n 4000
+	uring_poll /dev/md0 -m flood -d 32 -n 1000 -b 96k
+	assert_polled $(md_members md0)
+}
+
+# md_members MD: the member devices of MD (nullb1 ...).
+md_members() {
+	ls "/sys/block/$1/slaves"
 }
 
 case_md_linear_poll() { md_array linear 2; md_poll_matrix; }
@@ -207,6 +238,7 @@ md_poll_fail_recover() {
 	pid=$!
 	# fewer writes before the failure on each retry after a lost race
 	wait_for "[ \$(awk '{print \$5}' /sys/block/md0/stat) -gt $((writes + 100 / $(slower 1))) ]" 60
+	allow_kernel "Disk failure on nullb[12]"
 	run mdadm /dev/md0 --fail /dev/nullb2
 	overlap "kill -0 $pid 2>/dev/null" "polled fio finished before the member failed"
 	wait "$pid" || fail "polled fio failed while a member failed"
@@ -221,6 +253,7 @@ md_poll_fail_recover() {
 	grep -q '_' /proc/mdstat && fail "array still degraded: $(cat /proc/mdstat)"
 	md_check_clean /dev/md0
 	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after recovery"
+	assert_polled nullb2
 	run mdadm /dev/md0 --fail /dev/nullb1
 	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M --verify_only
 }
@@ -232,6 +265,7 @@ case_md_raid5_poll_refused() {
 	md_array 5 3
 	[ "$(io_poll md0)" = 0 ] || fail "md raid5: io_poll is not 0"
 	polled_read_refused /dev/md0
+	not_polled "raid5 refuses polled I/O"
 }
 
 # A member without poll queues: the array does not poll.
@@ -241,11 +275,12 @@ case_md_member_without_poll() {
 	run mdadm --create /dev/md0 --run --level=0 --raid-devices=2 /dev/nullb1 /dev/nullb2
 	[ "$(io_poll md0)" = 0 ] || fail "md raid0 with a non-polling member: io_poll is not 0"
 	polled_read_refused /dev/md0
+	not_polled "the array does not poll"
 }
 
 # A mirror without poll queues replaces a failed one while polled I/O
-# runs: the array stops polling; fio completes or fails, nothing hangs,
-# and what was written reads back.
+# runs: the array keeps polling (its bios to the new mirror complete by
+# interrupt); nothing fails or hangs, and what was written reads back.
 case_md_raid1_nonpoll_member_added() {
 	local pid
 	md_array 1 2
@@ -256,16 +291,18 @@ case_md_raid1_nonpoll_member_added() {
 		>/tmp/fio-poll.out 2>&1 &
 	pid=$!
 	sleep 1
+	allow_kernel "Disk failure on nullb2"
 	run mdadm /dev/md0 --fail /dev/nullb2
 	run mdadm /dev/md0 --remove /dev/nullb2
 	run mdadm /dev/md0 --add /dev/nullb3
 	overlap "kill -0 $pid 2>/dev/null" "polled fio ended before the mirror was replaced"
-	wait "$pid" && log "polled fio completed" ||
-		log "polled fio ended with: $(grep -m1 -i err /tmp/fio-poll.out)"
+	wait "$pid" || fail "polled fio failed while the mirror was replaced: $(tail -n 3 /tmp/fio-poll.out)"
 	md_wait /dev/md0
-	[ "$(io_poll md0)" = 0 ] || fail "io_poll is still 1 with a non-polling mirror"
-	polled_read_refused /dev/md0
-	fio_verify /dev/md0 --size=32M --verify_only
+	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after a non-polling mirror joined"
+	fio_verify /dev/md0 --hipri=1 --size=32M --verify_only
+	uring_poll /dev/md0 -m flood -d 64 -n 4000
+	md_check_clean /dev/md0
+	assert_polled nullb1
 }
 
 # Stopping an array right after polled I/O.
@@ -274,22 +311,188 @@ case_md_stop_after_poll() {
 	fio --name=poll --filename=/dev/md0 --ioengine=io_uring --direct=1 --hipri=1 \
 		--rw=randread --bs=4k --iodepth=32 --size=32M >/tmp/fio.out 2>&1 ||
 		fail "polled read failed: $(tail -n 3 /tmp/fio.out)"
+	assert_polled nullb1 nullb2
 	run mdadm --stop /dev/md0
 }
 
 # QEMU's emulated NVMe disk, which tests/run adds with one poll queue for
 # both CPUs (nvme.poll_queues=1): the two polling jobs of poll_verify share
-# it, so each often finds the other reaping it (nvme_poll()'s trylock).
+# it, so each often reaps the other's completions.
 case_nvme_poll_shared_queue() {
 	[ -b /dev/nvme0n1 ] || skip "no NVMe disk (tests/run adds one)"
 	[ "$(cat /sys/module/nvme/parameters/poll_queues)" = 1 ] ||
 		skip "nvme.poll_queues is not 1"
 	[ "$(io_poll nvme0n1)" = 1 ] || fail "nvme with a poll queue: io_poll is not 1"
+	poll_mark
 	poll_verify /dev/nvme0n1
+	assert_polled nvme0n1
+}
+
+# --- polled I/O that strands lower bios unless md polls exactly the bios it
+# submitted (tests/tools/uring-poll.c): more I/Os in flight than the
+# members have tags, a completion queue that overflows while nobody reaps,
+# rings closed with I/O in flight, several rings and SQPOLL threads.
+
+# md_array_shallow LEVEL N [mdadm options]: md_array over members with 16
+# tags per poll queue, so that uring-poll's 256 I/Os in flight run out of
+# tags (the first attempt of a member bio fails with EAGAIN, md resubmits it).
+md_array_shallow() {
+	local level=$1 n=$2 chunk=
+	shift 2
+	case $level in 0|10) chunk=--chunk=64 ;; esac
+	MD_NULLB="size=128 poll_queues=2 hw_queue_depth=16" \
+		md_create "$level" "$n" $chunk --assume-clean "$@"
+}
+
+md_poll_deep() {
+	md_array_shallow "$@"
+	uring_poll /dev/md0 -m flood -d 256 -n 20000
+	uring_poll /dev/md0 -m flood -d 256 -n 4000 -b 8k -w 30
+	assert_polled $(md_members md0)
+}
+case_md_raid0_poll_deep()  { md_poll_deep 0 2; }
+case_md_raid1_poll_deep()  { md_poll_deep 1 2; }
+case_md_raid10_poll_deep() { md_poll_deep 10 4; }
+case_md_raid10_far2_poll_deep()    { md_poll_deep 10 4 --layout=f2; }
+case_md_raid10_offset2_poll_deep() { md_poll_deep 10 4 --layout=o2; }
+
+# a completion queue of 8 entries, 256 I/Os submitted, reaped after 500 ms
+case_md_raid1_poll_cq_overflow() {
+	md_array_shallow 1 2
+	uring_poll /dev/md0 -m overflow -q 8 -d 256 -p 500 -n 4000
+	assert_polled $(md_members md0)
+}
+
+case_md_raid10_poll_cq_overflow() {
+	md_array_shallow 10 4
+	uring_poll /dev/md0 -m overflow -q 8 -d 256 -p 500 -n 4000
+	assert_polled $(md_members md0)
+}
+
+# rings closed with polled I/O in flight: the close neither hangs nor loses
+# a write it reported
+case_md_raid1_poll_ring_closed() {
+	md_array_shallow 1 2
+	uring_poll /dev/md0 -m close -d 128 -r 20
+	assert_polled $(md_members md0)
+}
+
+case_md_raid10_poll_ring_closed() {
+	md_array_shallow 10 4
+	uring_poll /dev/md0 -m close -d 128 -r 20
+	assert_polled $(md_members md0)
+}
+
+# four rings pinned to the CPUs, with SQPOLL threads on the other CPU
+case_md_raid1_poll_rings_sqpoll() {
+	md_array_shallow 1 2
+	uring_poll /dev/md0 -m rings -t 4 -n 8000
+	uring_poll /dev/md0 -m rings -t 4 -S -n 8000
+	assert_polled $(md_members md0)
+}
+
+case_md_raid10_poll_rings_sqpoll() {
+	md_array_shallow 10 4
+	uring_poll /dev/md0 -m rings -t 4 -S -n 8000
+	assert_polled $(md_members md0)
+}
+
+# dm-linear over md raid1: dm polls its clone, which is an md bio
+case_dm_linear_over_md_poll() {
+	md_array_shallow 1 2
+	dm_polling lin "0 $(sectors md0) linear /dev/md0 0"
+	uring_poll /dev/mapper/lin -m flood -d 256 -n 10000
+	assert_polled $(md_members md0)
+}
+
+# md over the emulated NVMe disk (one poll queue for both CPUs) and a
+# null_blk device
+case_md_raid1_over_nvme_poll() {
+	[ -b /dev/nvme0n1 ] || skip "no NVMe disk (tests/run adds one)"
+	nullb nullb1 size=256 poll_queues=2
+	run mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=2 \
+		--assume-clean /dev/nvme0n1 /dev/nullb1
+	[ "$(io_poll md0)" = 1 ] || fail "md raid1 over nvme0n1 and nullb1: io_poll is not 1"
+	poll_mark
+	uring_poll /dev/md0 -m flood -d 128 -n 10000 -w 50
+	assert_polled nvme0n1 nullb1
+}
+
+# A member loses its poll queues while polled I/O runs (null_blk takes
+# poll_queues=0 while powered, as nvme does on a reset without poll
+# queues): its polled bios are refused with EOPNOTSUPP, md sends them again
+# by interrupt; nothing fails, no member is failed.
+case_md_raid1_member_loses_poll_queues() {
+	local pid
+	md_array 1 2
+	uring_poll /dev/md0 -m flood -d 64 -n 2000
+	"$URING_POLL" -m flood -d 64 -n "$(slower 40000)" /dev/md0 > /tmp/uring-poll.out 2>&1 &
+	pid=$!
+	sleep 1
+	run sh -c "echo 0 > $NULLB_CFS/nullb2/poll_queues"
+	overlap "kill -0 $pid 2>/dev/null" "polled I/O ended before the member lost its poll queues"
+	wait "$pid" || fail "polled I/O failed when a member lost its poll queues: $(cat /tmp/uring-poll.out)"
+	log "$(tail -n 1 /tmp/uring-poll.out)"
+	grep -q '_' /proc/mdstat && fail "a member was failed: $(cat /proc/mdstat)"
+	fio_verify /dev/md0 --size=16M
+	assert_polled nullb1
+}
+
+# Polled reads that fail on one mirror (null_blk bad blocks) are retried by
+# raid1d on the other mirror: the data reads back, the retries happened.
+case_md_raid1_poll_read_error_retry() {
+	md_array 1 2
+	fio_verify /dev/md0 --hipri=1 --size=32M
+	MEMBER_ERRORS=allowed
+	allow_kernel "I/O error|read error|redirecting sector|rescheduling sector|Disk failure on nullb2|Operation continuing"
+	run sh -c "echo +0-65535 > $NULLB_CFS/nullb2/badblocks"
+	fio_verify /dev/md0 --hipri=1 --size=32M --verify_only --numjobs=2 \
+		--offset_increment=0 --group_reporting
+	case_kernel_log | grep -qE "redirecting sector|rescheduling sector" ||
+		fail "no read went to the mirror with bad blocks: nothing was retried"
+	assert_polled nullb1
+}
+
+# write-behind: a bitmap and a write-mostly mirror; polled writes complete
+# before the write-mostly mirror has them, its writes complete by interrupt
+case_md_raid1_poll_write_behind() {
+	nullb nullb1 size=128 poll_queues=2
+	nullb nullb2 size=128 poll_queues=2
+	run mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=2 \
+		--assume-clean --bitmap=internal --write-behind=256 /dev/nullb1 --write-mostly /dev/nullb2
+	uring_poll /dev/md0 -m flood -d 128 -n 10000 -w 70
+	fio_verify /dev/md0 --hipri=1 --size=32M
+	md_check_clean /dev/md0
+	assert_polled nullb1
+}
+
+# raid10 grows from 4 to 5 members while polled I/O runs
+case_md_raid10_poll_reshape() {
+	local pid
+	resync_speed slow
+	MD_NULLB="size=64 poll_queues=2" md_create 10 4 --chunk=64 --assume-clean
+	nullb nullb5 size=64 poll_queues=2
+	fio_verify /dev/md0 --hipri=1 --size=48M
+	run mdadm /dev/md0 --add /dev/nullb5
+	run mdadm --grow /dev/md0 --raid-devices=5
+	fio_verify /dev/md0 --hipri=1 --size=48M --verify_only --loops="$(slower 2)" &
+	pid=$!
+	sleep 1
+	overlap "grep -q reshape /proc/mdstat" "the reshape ended before polled I/O ran"
+	wait "$pid" || fail "polled verify failed during the reshape"
+	resync_speed fast
+	md_wait /dev/md0
+	fio_verify /dev/md0 --hipri=1 --size=48M --verify_only
+	assert_polled nullb1 nullb2 nullb3 nullb4
 }
 
 run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
-	md_raid1_nonpoll_member_added md_stop_after_poll
+	md_raid1_nonpoll_member_added md_stop_after_poll md_raid0_poll_deep md_raid1_poll_deep \
+	md_raid10_poll_deep md_raid10_far2_poll_deep md_raid10_offset2_poll_deep \
+	md_raid1_poll_cq_overflow md_raid10_poll_cq_overflow md_raid1_poll_ring_closed \
+	md_raid10_poll_ring_closed md_raid1_poll_rings_sqpoll md_raid10_poll_rings_sqpoll \
+	dm_linear_over_md_poll md_raid1_over_nvme_poll md_raid1_member_loses_poll_queues \
+	md_raid1_poll_read_error_retry md_raid1_poll_write_behind md_raid10_poll_reshape
