@@ -193,6 +193,202 @@ reshape() {
 	md_check_clean /dev/md0
 }
 
+# md_members N [null_blk attributes]: fresh null_blk devices nullb1..nullbN
+# (64 MiB each unless the attributes say otherwise); their names in $MEMBERS.
+md_members() {
+	local n=$1 i
+	shift
+	MEMBERS=""
+	for i in $(seq 1 "$n"); do
+		nullb "nullb$i" size=64 "$@"
+		MEMBERS="$MEMBERS /dev/nullb$i"
+	done
+}
+
+# md_create_on LEVEL N [mdadm options]: /dev/md0 over $MEMBERS.
+md_create_on() {
+	local level=$1 n=$2
+	shift 2
+	# shellcheck disable=SC2086
+	run mdadm --create /dev/md0 --run --metadata=1.2 --level="$level" \
+		--raid-devices="$n" "$@" $MEMBERS
+}
+
+# fill DEV...: non-zero data over all of each DEV, so that a copy on it
+# differs from one on a device that was left zeroed.
+fill() {
+	local d
+	for d; do
+		run fio --name=fill --filename="$d" --ioengine=io_uring --direct=1 \
+			--rw=write --bs=1M --iodepth=4 --output=/dev/null
+	done
+}
+
+md_sys() { echo "/sys/block/md0/md/$1"; }
+
+# sync_done: the sector md0's running sync has completed up to ("none" when
+# none runs: 0).
+sync_done() {
+	local c
+	c=$(cat "$(md_sys sync_completed)")
+	case $c in none|delayed) echo 0 ;; *) echo "${c%% *}" ;; esac
+}
+
+# Writes into the block a sync step is working on. A raid10 sync step (64k,
+# one chunk here) bars its barrier bucket, reads the block and then writes it
+# to the copy that needs it; a regular write must not land in between: the
+# sync would overwrite one copy of it with the data it read before (the
+# copies differ, or a rebuilt member keeps stale data). The cases below hold
+# the sync to one step at a time with sync_max, slow the members down
+# (STEP_LAT ms per request) so that each step reads for that long, and
+# write into the block with one O_DIRECT write while its step runs. The
+# writes are larger than the members' max_sectors (32k), so md splits them
+# and the first part is submitted with the rest still queued on the task
+# (current->bio_list), and fio writes elsewhere on the array all the time,
+# so that regular I/O is pending in another barrier bucket.
+STEP_NULLB="max_sectors=64 irqmode=2"
+
+# step_members N: N members for the step cases (64 MiB, STEP_LAT ms).
+step_members() {
+	STEP_LAT=$(slower 300)
+	md_members "$1" $STEP_NULLB completion_nsec=$((STEP_LAT * 1000000))
+}
+
+# step_write DEV OFFSET SIZE: one O_DIRECT write of SIZE bytes of random
+# data at byte OFFSET (a multiple of SIZE); the data is kept for step_check.
+step_write() {
+	head -c "$3" /dev/urandom > "/tmp/step.$2"
+	dd if="/tmp/step.$2" of="$1" bs="$3" seek=$(($2 / $3)) count=1 oflag=direct \
+		conv=notrunc 2>/dev/null || fail "$1: the write at $2 failed"
+}
+
+# step_check DEV OFFSET SIZE: the data step_write wrote there reads back.
+step_check() {
+	dd if="$1" bs="$3" skip=$(($2 / $3)) count=1 iflag=direct 2>/dev/null |
+		cmp -s - "/tmp/step.$2" || fail "$1: the data written at $2 does not read back"
+}
+
+# background_writes: fio writes to the second half of md0, far from the
+# blocks the steps write (another barrier unit), until kill_background.
+background_writes() {
+	fio --name=elsewhere --filename=/dev/md0 --offset=64M --size=32M \
+		--rw=randwrite --bs=4k --iodepth=4 --ioengine=io_uring --direct=1 \
+		--time_based --runtime=3600 --output=/dev/null &
+	echo $! > /tmp/background.pid
+}
+kill_background() {
+	kill "$(cat /tmp/background.pid)" 2>/dev/null
+	wait "$(cat /tmp/background.pid)" 2>/dev/null || true
+}
+
+# sync_steps DEV STEPS STEP_SECTORS SIZE: with md0's sync waiting at sync_max
+# 0, let it do STEPS steps of STEP_SECTORS (array sectors for a resync,
+# member sectors for a recovery) one by one; 0.1 s into step K, while the
+# step's reads are still in flight, write SIZE bytes at K * SIZE of DEV.
+sync_steps() {
+	local dev=$1 steps=$2 ss=$3 size=$4 k=0 end
+	background_writes
+	while [ "$k" -lt "$steps" ]; do
+		end=$(((k + 1) * ss))
+		echo "$end" > "$(md_sys sync_max)" || fail "cannot set sync_max to $end"
+		sleep 0.1
+		overlap "[ \$(sync_done) -lt $end ]" "the sync finished step $k before it was written into"
+		step_write "$dev" $((k * size)) "$size"
+		wait_for "[ \$(sync_done) -ge $end ]" 60
+		k=$((k + 1))
+	done
+	kill_background
+	log "wrote into $steps sync steps of $STEP_LAT ms reads"
+}
+
+# step_checks DEV STEPS SIZE: every block sync_steps wrote reads back.
+step_checks() {
+	local k=0
+	while [ "$k" -lt "$2" ]; do
+		step_check "$1" $((k * $3)) "$3"
+		k=$((k + 1))
+	done
+}
+
+# write_into_resync [dm]: raid10 near2, chunk 64k, over 4 members whose
+# second copies hold other data than the first; it starts as if clean and
+# its resync is then run from sector 0, one 64k step at a time, with a
+# write into each step's block (to md0, or to a dm-linear device over it).
+# Then every block reads back, and a check finds the copies equal.
+write_into_resync() {
+	local dev=/dev/md0
+	resync_speed fast
+	step_members 4
+	fill /dev/nullb2 /dev/nullb4
+	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	echo frozen > "$(md_sys sync_action)"
+	echo 0 > "$(md_sys resync_start)" || fail "cannot set resync_start"
+	echo 0 > "$(md_sys sync_max)"
+	echo resync > "$(md_sys sync_action)" || fail "cannot start the resync"
+	wait_for "sync_is resync"
+	if [ "${1:-}" = dm ]; then
+		dm_create lin "0 $(sectors md0) linear /dev/md0 0"
+		dev=/dev/mapper/lin
+	fi
+	sync_steps "$dev" 8 128 65536
+	echo max > "$(md_sys sync_max)"
+	md_wait /dev/md0
+	step_checks "$dev" 8 65536
+	md_check_clean /dev/md0
+}
+
+# write_into_recovery: raid10 near2, chunk 64k, loses nullb2 and nullb4
+# (one copy of every chunk: nullb2 holds the even chunks' second copies,
+# nullb4 the odd ones'); two fresh members rebuild both at once, one 64k
+# member step at a time, with a 128k write into each step's two chunks.
+# Then the members that never failed are failed too, so that every block
+# must read back from the rebuilt members alone.
+write_into_recovery() {
+	resync_speed fast
+	step_members 6
+	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3 /dev/nullb4"
+	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	run mdadm /dev/md0 --fail /dev/nullb2 --fail /dev/nullb4
+	run mdadm /dev/md0 --remove /dev/nullb2 --remove /dev/nullb4
+	echo frozen > "$(md_sys sync_action)"
+	echo 0 > "$(md_sys sync_max)"
+	run mdadm /dev/md0 --add /dev/nullb5 /dev/nullb6
+	echo idle > "$(md_sys sync_action)"
+	wait_for "sync_is recover"
+	sync_steps /dev/md0 8 128 131072
+	echo max > "$(md_sys sync_max)"
+	md_wait /dev/md0
+	degraded && fail "still degraded after the recovery: $(cat /proc/mdstat)"
+	md_check_clean /dev/md0
+	run mdadm /dev/md0 --fail /dev/nullb1 --fail /dev/nullb3
+	step_checks /dev/md0 8 131072
+}
+
+# write_into_replace: mdadm --replace copies nullb2 to a fresh member, one
+# 64k member step at a time, with a write into each step's chunk; then the
+# other copy (nullb1) fails, and every block must read back from the new
+# member.
+write_into_replace() {
+	resync_speed fast
+	step_members 5
+	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3 /dev/nullb4"
+	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	echo frozen > "$(md_sys sync_action)"
+	echo 0 > "$(md_sys sync_max)"
+	run mdadm /dev/md0 --add /dev/nullb5
+	run mdadm /dev/md0 --replace /dev/nullb2 --with /dev/nullb5
+	echo idle > "$(md_sys sync_action)"
+	wait_for "sync_is recover"
+	# nullb2 holds the second copies of the even chunks: step K is chunk 2K
+	sync_steps /dev/md0 8 128 131072
+	echo max > "$(md_sys sync_max)"
+	md_wait /dev/md0
+	wait_for "! grep -q 'nullb2\[' /proc/mdstat || grep -q 'nullb2\[[0-9]*\](F)' /proc/mdstat" 30
+	md_check_clean /dev/md0
+	run mdadm /dev/md0 --fail /dev/nullb1
+	step_checks /dev/md0 8 131072
+}
+
 case_raid1_resync()      { verify_during_resync 1 2; }
 case_raid1_fail_re_add() { fail_remove_add 1 2; }
 case_raid10_near2_resync_check_repair()   { resync_check_repair n2; }
@@ -206,6 +402,10 @@ case_raid10_far2_member_fails()    { member_fails f2; }
 case_raid10_offset2_member_fails() { member_fails o2; }
 case_raid10_near2_read_errors_during_check() { read_errors_during_check n2; }
 case_raid10_near2_reshape()   { reshape n2; }
+case_raid10_near2_write_into_resync()    { write_into_resync; }
+case_raid10_near2_write_into_resync_dm() { write_into_resync dm; }
+case_raid10_near2_write_into_two_recoveries() { write_into_recovery; }
+case_raid10_near2_write_into_replace() { write_into_replace; }
 case_raid10_offset2_reshape() { reshape o2; }
 
 run_cases raid1_resync raid1_fail_re_add \
@@ -214,4 +414,6 @@ run_cases raid1_resync raid1_fail_re_add \
 	raid10_near2_recovery raid10_far2_recovery raid10_offset2_recovery \
 	raid10_near2_member_fails raid10_far2_member_fails raid10_offset2_member_fails \
 	raid10_near2_read_errors_during_check \
-	raid10_near2_reshape raid10_offset2_reshape
+	raid10_near2_reshape raid10_offset2_reshape \
+	raid10_near2_write_into_resync raid10_near2_write_into_resync_dm \
+	raid10_near2_write_into_two_recoveries raid10_near2_write_into_replace
