@@ -282,13 +282,16 @@ not_polled() {
 	echo "$*" > /tmp/polled-asserted
 }
 
-# Leave no device behind, whatever the case did (dm twice: md may stack on
-# dm and dm on md). A device still open for a moment (a process the case left
+# Leave no device behind, whatever the case did (file systems on them are
+# unmounted first; dm twice: md may stack on dm and dm on md). A device still open for a moment (a process the case left
 # that is on its way out, mdadm's forked reshape monitor) is tried again for
 # up to 10 s; then what is left is printed and the teardown fails.
 cleanup_devices() {
 	local d left end=$(($(date +%s) + 10))
 	while :; do
+		# file systems a case left mounted on the devices below
+		awk '$1 ~ /^\/dev\/(md|dm-|mapper\/|nullb|loop|ublkb)/ { print $2 }' \
+			/proc/mounts | sort -r | while read -r d; do umount "$d"; done
 		[ ! -x /blkfast/ublk/kublk ] || /blkfast/ublk/kublk del -a >/dev/null 2>&1
 		dmsetup remove_all --force >/dev/null 2>&1
 		for d in /dev/md[0-9]* /dev/md/*; do
@@ -296,7 +299,7 @@ cleanup_devices() {
 		done
 		dmsetup remove_all --force >/dev/null 2>&1
 		# the devices below only once nothing is stacked on them
-		if ! ls -d /sys/block/md* /sys/block/dm-* >/dev/null 2>&1; then
+		if [ -z "$(ls -d /sys/block/md* /sys/block/dm-* 2>/dev/null)" ]; then
 			for d in /sys/block/loop*; do
 				[ -e "$d/loop/backing_file" ] && losetup -d "/dev/${d##*/}" 2>/dev/null
 			done

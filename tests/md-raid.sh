@@ -3,11 +3,26 @@
 # check and a repair, a member that fails, is removed and is added back, a
 # member whose device really fails mid-I/O, and a reshape that adds a device;
 # every resync, recovery and reshape completes and a check finds no mismatch.
-# raid10 runs in its near2, far2 and offset2 layouts over 4 devices. Where a
-# case tests I/O during a resync, a recovery, a reshape or a member failure,
-# it checks that the two really overlapped, and runs again slower when they
-# did not (race_lost in lib.sh).
+# raid10 runs in its near2, far2 and offset2 layouts over 4 devices, near3
+# and far2 over 5. Writes go into the very blocks a resync, two recoveries at
+# once and a replace are copying; discards and an fstrim run during a
+# resync; the resync is frozen and resumed, and a member fails and comes
+# back, in a loop under I/O. Where a case tests I/O during a resync, a
+# recovery, a reshape or a member failure, it checks that the two really
+# overlapped, and runs again slower when they did not (race_lost in lib.sh).
+# No case may strand or fail I/O it did not cause on purpose
+# (kernel-stranded.txt, allow_kernel), and every array must end clean, with
+# no member error or bad block unless the case injects them.
 . ./lib.sh
+CHECK_STRANDED=1
+
+after_case() { md_state_check; }
+
+# failing MEMBER...: these members are failed on purpose by the case.
+failing() {
+	local m
+	for m; do allow_kernel "Disk failure on $m|Operation continuing"; done
+}
 
 # sync_is ACTION...: md0's sync_action is one of these.
 sync_is() {
@@ -48,12 +63,13 @@ verify_during_resync() {
 	md_check_clean /dev/md0
 }
 
-# raid10 LAYOUT: fio during the initial resync, then during a check, then
-# during a repair, each slowed down so that it outlasts fio.
+# raid10 LAYOUT [over DISKS devices, default 4]: fio during the initial
+# resync, then during a check, then during a repair, each slowed down so
+# that it outlasts fio.
 resync_check_repair() {
 	local action
 	resync_speed slow 2000
-	md_create 10 4 --layout="$1"
+	md_create 10 "${2:-4}" --layout="$1"
 	sync_is resync || fail "no resync running after create"
 	fio_both
 	overlap "sync_is resync" "the resync finished before fio did"
@@ -78,6 +94,7 @@ resync_check_repair() {
 # recovered member alone (nullb1 and nullb2 hold each other's copies in the
 # near2, far2 and offset2 layouts over 4 devices alike).
 fail_remove_add() {
+	failing nullb1 nullb2
 	resync_speed fast
 	md_create "$@" --assume-clean
 	fio_verify /dev/md0 --size=4M
@@ -104,6 +121,8 @@ fail_remove_add() {
 # member, the array goes on degraded and every block reads back.
 member_fails() {
 	local i pid writes
+	MEMBER_ERRORS=allowed
+	allow_kernel "I/O error|Disk failure on dm-|Operation continuing|redirecting sector|rescheduling sector|unrecoverable I/O read error"
 	resync_speed fast
 	for i in 1 2 3 4; do nullb "nullb$i" size=128; done
 	dm_create m4 "0 $(sectors /dev/nullb4) linear /dev/nullb4 0"
@@ -143,6 +162,8 @@ regular_read_error_during_check() {
 # own requests complete and queue for raid10d too; the rewrite fails, so md
 # fails the member and the array goes on degraded.
 read_errors_during_check() {
+	MEMBER_ERRORS=allowed
+	allow_kernel "I/O error|read error|redirecting sector|rescheduling sector|Disk failure on nullb1|Failing raid device|Operation continuing|read_error threshold|unrecoverable I/O read error"
 	resync_speed fast
 	md_create 10 4 --layout="$1" --assume-clean
 	fio_verify /dev/md0 --size=48M --bs=64k --rw=write
@@ -344,6 +365,7 @@ write_into_resync() {
 # Then the members that never failed are failed too, so that every block
 # must read back from the rebuilt members alone.
 write_into_recovery() {
+	failing nullb1 nullb2 nullb3 nullb4
 	resync_speed fast
 	step_members 6
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3 /dev/nullb4"
@@ -369,6 +391,7 @@ write_into_recovery() {
 # other copy (nullb1) fails, and every block must read back from the new
 # member.
 write_into_replace() {
+	failing nullb1 nullb2
 	resync_speed fast
 	step_members 5
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3 /dev/nullb4"
@@ -389,8 +412,208 @@ write_into_replace() {
 	step_checks /dev/md0 8 131072
 }
 
+# discard_during_resync: raid10 near2 over members that take discards: while
+# the initial resync runs, fio verifies writes in one region, and discards go
+# to others: whole stripes (raid10_handle_discard() sends them in one piece),
+# a part of a chunk (the per-chunk path) and fio's random trims. Then a
+# check must find the copies equal: a discard must not interleave with the
+# resync's copy of the same blocks.
+discard_during_resync() {
+	local pid
+	resync_speed slow 2000
+	MD_NULLB="size=128 discard=1" md_create 10 4 --layout=n2
+	sync_is resync || fail "no resync running after create"
+	fio_verify /dev/md0 --size=8M --rw=randrw &
+	pid=$!
+	run blkdiscard -o 16M -l 16M /dev/md0
+	run blkdiscard -o 40M -l 96k /dev/md0
+	run fio --name=trim --filename=/dev/md0 --offset=48M --size=8M --rw=randtrim \
+		--bs=64k --ioengine=psync --number_ios=64 --output=/dev/null
+	wait "$pid" || fail "fio failed while discards ran during the resync"
+	overlap sync_running "the resync finished before the discards did"
+	resync_speed fast
+	md_wait /dev/md0
+	md_check_clean /dev/md0
+}
+
+# fstrim_during_resync: an ext2 file system (mounted by the ext4 driver) on
+# raid10 near2 over members that take discards; files are written, half of
+# them removed, and fstrim runs while the initial resync does. The files
+# left must read back, and a check must find the copies equal.
+fstrim_during_resync() {
+	local i
+	resync_speed slow 2000
+	MD_NULLB="size=128 discard=1" md_create 10 4 --layout=n2
+	mke2fs /dev/md0 >/dev/null 2>&1 || fail "mke2fs failed"
+	mkdir -p /tmp/mnt
+	run mount -t ext4 /dev/md0 /tmp/mnt
+	for i in 1 2 3 4 5 6 7 8; do
+		head -c 2097152 /dev/urandom > "/tmp/mnt/f$i" || fail "cannot write f$i"
+	done
+	(cd /tmp/mnt && sha256sum f2 f4 f6 f8 > /tmp/sums)
+	rm /tmp/mnt/f1 /tmp/mnt/f3 /tmp/mnt/f5 /tmp/mnt/f7
+	sync
+	run fstrim -v /tmp/mnt
+	overlap sync_running "the resync finished before fstrim did"
+	run umount /tmp/mnt
+	resync_speed fast
+	md_wait /dev/md0
+	md_check_clean /dev/md0
+	run mount -t ext4 -o ro /dev/md0 /tmp/mnt
+	(cd /tmp/mnt && sha256sum -c /tmp/sums) || fail "files changed after fstrim"
+	run umount /tmp/mnt
+}
+
+# member_discards DEV: discard requests DEV completed so far.
+member_discards() { awk '{ print $12 }' "/sys/block/${1#/dev/}/stat"; }
+
+# discard_whole_stripes: raid10 near2 over 4, chunk 32 MiB (64 MiB stripes):
+# a discard of four whole stripes reaches each member as one discard
+# (raid10_handle_discard()), not cut into barrier units of 64 MiB, each
+# shorter than the two stripes that path needs, and sent chunk by chunk.
+discard_whole_stripes() {
+	local before after
+	resync_speed fast
+	MD_NULLB="size=512 discard=1" md_create 10 4 --layout=n2 --chunk=32768 --assume-clean
+	before=$(member_discards nullb1)
+	run blkdiscard -o 0 -l 256M /dev/md0
+	after=$(member_discards nullb1)
+	log "nullb1: $((after - before)) discard requests for 256 MiB of md0"
+	[ "$((after - before))" = 1 ] ||
+		fail "nullb1 got $((after - before)) discard requests for four whole stripes, not 1"
+	md_check_clean /dev/md0
+}
+
+# frozen_idle_under_io: while fio writes and verifies, md0's resync is frozen
+# and resumed ten times over (sync_action frozen, then idle).
+frozen_idle_under_io() {
+	local pid i=0
+	resync_speed slow 2000
+	md_create 10 4 --layout=n2
+	fio_verify /dev/md0 --size="$(slower 32)M" --rw=randrw --bs=16k &
+	pid=$!
+	while [ "$i" -lt 10 ]; do
+		echo frozen > "$(md_sys sync_action)" || fail "cannot freeze the resync"
+		sleep 0.2
+		echo idle > "$(md_sys sync_action)" || fail "cannot resume the resync"
+		wait_for "sync_is resync" 10
+		sleep 0.2
+		i=$((i + 1))
+	done
+	overlap "kill -0 $pid 2>/dev/null" "fio finished before the resync was frozen ten times"
+	wait "$pid" || fail "fio failed while the resync was frozen and resumed"
+	overlap sync_running "the resync finished before fio did"
+	resync_speed fast
+	md_wait /dev/md0
+	md_check_clean /dev/md0
+}
+
+# fail_readd_under_io: with a write-intent bitmap, nullb2 fails, is removed
+# and is added back three times while fio writes and verifies; each time the
+# recovery of what changed in between starts before the next failure. Then
+# nullb1, which holds the other copy of nullb2's chunks, fails, and what fio
+# wrote must read back from nullb2.
+fail_readd_under_io() {
+	local pid i=0
+	failing nullb1 nullb2
+	resync_speed fast
+	md_create 10 4 --layout=n2 --assume-clean --bitmap=internal
+	fio_verify /dev/md0 --size="$(slower 32)M" --rw=randwrite --bs=16k &
+	pid=$!
+	resync_speed slow 2000
+	while [ "$i" -lt 3 ]; do
+		run mdadm /dev/md0 --fail /dev/nullb2
+		run mdadm /dev/md0 --remove /dev/nullb2
+		mdadm /dev/md0 --re-add /dev/nullb2 >/dev/null 2>&1 ||
+			run mdadm /dev/md0 --add /dev/nullb2
+		wait_for "grep -q 'nullb2\[1\]' /proc/mdstat" 30
+		sleep 0.5
+		i=$((i + 1))
+	done
+	overlap "kill -0 $pid 2>/dev/null" "fio finished before nullb2 came back three times"
+	wait "$pid" || fail "fio failed while nullb2 failed and came back"
+	resync_speed fast
+	md_wait /dev/md0
+	degraded && fail "still degraded after the last re-add: $(cat /proc/mdstat)"
+	md_check_clean /dev/md0
+	run mdadm /dev/md0 --fail /dev/nullb1
+	fio_verify /dev/md0 --size="$(slower 32)M" --rw=randwrite --bs=16k --verify_only
+}
+
+# read_retry_during_freeze: raid1 retries a failed read while another task
+# freezes the array. raid1 over nullb1, nullb2 (failfast) and nullb4
+# (write-mostly, so reads go to nullb2), members slow (500 ms a request);
+# nullb3 is bound as nullb1's replacement, its recovery stopped, and nullb1
+# fails. While fio keeps writes in flight, a read of a bad block of nullb2
+# is submitted, and then "none" is written to nullb1's slot:
+# raid1_remove_disk() moves the replacement down under freeze_array(), which
+# waits for the writes submitted after the read. The read fails first;
+# raid1d fails nullb2 (failfast) and sends the read to nullb4 while the
+# array is frozen: it must neither fail with EAGAIN (io_uring submits with
+# REQ_NOWAIT) nor wait for the freeze, which waits for it.
+# retried_while_frozen: in this case's kernel log, raid1d sent the read to
+# nullb4 before the write to nullb1's slot returned.
+retried_while_frozen() {
+	case_kernel_log | awk '
+		/redirecting sector .* nullb4/ { r = 1 }
+		/blkfast: nullb1 slot none/ { exit }
+		END { exit !r }'
+}
+
+read_retry_during_freeze() {
+	local d=/sys/block/md0/md off slot pid1 pid2 pid3
+	MEMBER_ERRORS=allowed
+	failing nullb1 nullb2
+	allow_kernel "I/O error|redirecting sector|rescheduling sector|read error"
+	resync_speed fast
+	md_members 4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4"
+	md_create_on 1 3 --assume-clean
+	echo failfast > "$d/dev-nullb2/state" || fail "cannot set failfast on nullb2"
+	echo writemostly > "$d/dev-nullb4/state" || fail "cannot set writemostly on nullb4"
+	fio_verify /dev/md0 --offset=8M --size=64k --bs=64k --rw=write --iodepth=1
+	# bind nullb3 as nullb1's replacement, then stop its recovery
+	echo 0 > "$d/sync_max"
+	run mdadm /dev/md0 --add /dev/nullb3
+	run mdadm /dev/md0 --replace /dev/nullb1 --with /dev/nullb3
+	wait_for "grep -q replacement $d/dev-nullb3/state" 30
+	echo frozen > "$d/sync_action"
+	wait_for "sync_is frozen" 30
+	run mdadm /dev/md0 --fail /dev/nullb1
+	off=$(cat "$d/dev-nullb2/offset")
+	echo "+$((off + 16384))-$((off + 16511))" > "$NULLB_CFS/nullb2/badblocks" ||
+		fail "cannot set bad blocks on nullb2"
+	fio --name=pending --filename=/dev/md0 --offset=16M --size=8M --rw=randwrite \
+		--bs=4k --iodepth=8 --ioengine=io_uring --direct=1 --time_based \
+		--runtime="$(slower 6)" --output=/dev/null &
+	pid2=$!
+	wait_for "[ \$(awk '{ print \$2 }' /sys/block/nullb2/inflight) -gt 0 ]" 30
+	fio_verify /dev/md0 --offset=8M --size=64k --bs=64k --rw=write --iodepth=1 \
+		--verify_only &
+	pid1=$!
+	# the read is in flight (the writes do not read)
+	wait_for "[ \$(awk '{ print \$1 }' /sys/block/nullb2/inflight) -gt 0 ]" 30
+	sleep 0.3
+	(echo none > "$d/dev-nullb1/slot" &&
+	 echo "blkfast: nullb1 slot none" > /dev/kmsg) &
+	pid3=$!
+	wait "$pid1" || fail "the read that raid1d retried failed"
+	wait "$pid3" || fail "cannot set nullb1's slot to none"
+	wait "$pid2" || fail "fio failed while the array was frozen"
+	case_kernel_log | grep -q "redirecting sector .* nullb4" ||
+		fail "raid1d did not retry the read on nullb4"
+	overlap retried_while_frozen "the replacement moved down before the read was retried"
+	slot=$(cat "$d/dev-nullb3/slot")
+	[ "$slot" = 0 ] || fail "nullb3 is in slot $slot, not in nullb1's"
+	echo max > "$d/sync_max"
+	echo idle > "$d/sync_action"
+	md_wait /dev/md0
+	md_check_clean /dev/md0
+}
+
 case_raid1_resync()      { verify_during_resync 1 2; }
 case_raid1_fail_re_add() { fail_remove_add 1 2; }
+case_raid1_read_retry_during_freeze() { read_retry_during_freeze; }
 case_raid10_near2_resync_check_repair()   { resync_check_repair n2; }
 case_raid10_far2_resync_check_repair()    { resync_check_repair f2; }
 case_raid10_offset2_resync_check_repair() { resync_check_repair o2; }
@@ -406,9 +629,18 @@ case_raid10_near2_write_into_resync()    { write_into_resync; }
 case_raid10_near2_write_into_resync_dm() { write_into_resync dm; }
 case_raid10_near2_write_into_two_recoveries() { write_into_recovery; }
 case_raid10_near2_write_into_replace() { write_into_replace; }
+case_raid10_near3_5disks_resync_check_repair() { resync_check_repair n3 5; }
+case_raid10_far2_5disks_resync_check_repair()  { resync_check_repair f2 5; }
+case_raid10_far2_read_errors_during_check()    { read_errors_during_check f2; }
+case_raid10_offset2_read_errors_during_check() { read_errors_during_check o2; }
+case_raid10_near2_discard_during_resync() { discard_during_resync; }
+case_raid10_near2_fstrim_during_resync()  { fstrim_during_resync; }
+case_raid10_near2_discard_whole_stripes() { discard_whole_stripes; }
+case_raid10_near2_frozen_idle_under_io()  { frozen_idle_under_io; }
+case_raid10_near2_fail_readd_under_io()   { fail_readd_under_io; }
 case_raid10_offset2_reshape() { reshape o2; }
 
-run_cases raid1_resync raid1_fail_re_add \
+run_cases raid1_resync raid1_fail_re_add raid1_read_retry_during_freeze \
 	raid10_near2_resync_check_repair raid10_far2_resync_check_repair \
 	raid10_offset2_resync_check_repair \
 	raid10_near2_recovery raid10_far2_recovery raid10_offset2_recovery \
@@ -416,4 +648,9 @@ run_cases raid1_resync raid1_fail_re_add \
 	raid10_near2_read_errors_during_check \
 	raid10_near2_reshape raid10_offset2_reshape \
 	raid10_near2_write_into_resync raid10_near2_write_into_resync_dm \
-	raid10_near2_write_into_two_recoveries raid10_near2_write_into_replace
+	raid10_near2_write_into_two_recoveries raid10_near2_write_into_replace \
+	raid10_near3_5disks_resync_check_repair raid10_far2_5disks_resync_check_repair \
+	raid10_far2_read_errors_during_check raid10_offset2_read_errors_during_check \
+	raid10_near2_discard_during_resync raid10_near2_fstrim_during_resync \
+	raid10_near2_discard_whole_stripes raid10_near2_frozen_idle_under_io \
+	raid10_near2_fail_readd_under_io
