@@ -490,7 +490,7 @@ frozen_idle_under_io() {
 	local pid i=0
 	resync_speed slow 2000
 	md_create 10 4 --layout=n2
-	fio_verify /dev/md0 --size="$(slower 32)M" --rw=randrw --bs=16k &
+	fio_verify /dev/md0 --size="$(slower 64)M" --rw=randrw --bs=16k &
 	pid=$!
 	while [ "$i" -lt 10 ]; do
 		echo frozen > "$(md_sys sync_action)" || fail "cannot freeze the resync"
@@ -523,7 +523,8 @@ fail_readd_under_io() {
 	resync_speed slow 2000
 	while [ "$i" -lt 3 ]; do
 		run mdadm /dev/md0 --fail /dev/nullb2
-		run mdadm /dev/md0 --remove /dev/nullb2
+		# EBUSY while the recovery's writes to it are still in flight
+		wait_for "mdadm /dev/md0 --remove /dev/nullb2 >/dev/null 2>&1" 30
 		mdadm /dev/md0 --re-add /dev/nullb2 >/dev/null 2>&1 ||
 			run mdadm /dev/md0 --add /dev/nullb2
 		wait_for "grep -q 'nullb2\[1\]' /proc/mdstat" 30
@@ -549,13 +550,14 @@ fail_readd_under_io() {
 # raid1_remove_disk() moves the replacement down under freeze_array(), which
 # waits for the writes submitted after the read. The read fails first;
 # raid1d fails nullb2 (failfast) and sends the read to nullb4 while the
-# array is frozen: it must neither fail with EAGAIN (io_uring submits with
-# REQ_NOWAIT) nor wait for the freeze, which waits for it.
-# retried_while_frozen: in this case's kernel log, raid1d sent the read to
-# nullb4 before the write to nullb1's slot returned.
-retried_while_frozen() {
+# array is frozen, or just after: it must neither fail with EAGAIN
+# (io_uring submits with REQ_NOWAIT) nor wait for a freeze that waits for
+# it.
+# failed_while_frozen: in this case's kernel log, the read failed on nullb2
+# (and went to raid1d) before the write to nullb1's slot returned.
+failed_while_frozen() {
 	case_kernel_log | awk '
-		/redirecting sector .* nullb4/ { r = 1 }
+		/md0: nullb2: rescheduling sector/ { r = 1 }
 		/blkfast: nullb1 slot none/ { exit }
 		END { exit !r }'
 }
@@ -566,7 +568,7 @@ read_retry_during_freeze() {
 	failing nullb1 nullb2
 	allow_kernel "I/O error|redirecting sector|rescheduling sector|read error"
 	resync_speed fast
-	md_members 4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+	md_members 4 size=16 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4"
 	md_create_on 1 3 --assume-clean
 	echo failfast > "$d/dev-nullb2/state" || fail "cannot set failfast on nullb2"
@@ -602,7 +604,7 @@ read_retry_during_freeze() {
 	wait "$pid2" || fail "fio failed while the array was frozen"
 	case_kernel_log | grep -q "redirecting sector .* nullb4" ||
 		fail "raid1d did not retry the read on nullb4"
-	overlap retried_while_frozen "the replacement moved down before the read was retried"
+	overlap failed_while_frozen "the replacement moved down before the read failed"
 	slot=$(cat "$d/dev-nullb3/slot")
 	[ "$slot" = 0 ] || fail "nullb3 is in slot $slot, not in nullb1's"
 	echo max > "$d/sync_max"
