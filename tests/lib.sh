@@ -33,7 +33,7 @@ KERNEL_BAD=$(grep -v '^#' kernel-bad.txt | paste -sd'|')
 KERNEL_STRANDED=$(grep -v '^#' kernel-stranded.txt | paste -sd'|')
 CHECK_STRANDED=${CHECK_STRANDED:-0}
 
-log() { echo "# $*"; }
+log() { echo "# [$(cut -d" " -f1 /proc/uptime)] $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() {
 	[ -n "$*" ] || fail "skip without a reason"
@@ -86,7 +86,7 @@ kernel_log_bad() {
 
 # run CMD...: run a command, log it, fail the case if it fails.
 run() {
-	echo "+ $*" >&2
+	echo "+ [$(cut -d" " -f1 /proc/uptime)] $*" >&2
 	"$@" || fail "'$*' exited with $?"
 }
 

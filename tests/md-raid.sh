@@ -235,13 +235,14 @@ md_create_on() {
 		--raid-devices="$n" "$@" $MEMBERS
 }
 
-# fill DEV...: non-zero data over all of each DEV, so that a copy on it
-# differs from one on a device that was left zeroed.
+# fill DEV...: non-zero data over the first 8 MiB of each DEV (md's data
+# offset and the blocks the steps sync), so that a copy on it differs from
+# one on a device that was left zeroed.
 fill() {
 	local d
 	for d; do
 		run fio --name=fill --filename="$d" --ioengine=io_uring --direct=1 \
-			--rw=write --bs=1M --iodepth=4 --output=/dev/null
+			--rw=write --bs=1M --iodepth=4 --size=8M --output=/dev/null
 	done
 }
 
@@ -331,11 +332,28 @@ step_checks() {
 	done
 }
 
+# check_steps END: a check of md0's sectors [0, END) only, the blocks the
+# steps wrote into, finds the copies equal (the rest of the array, at
+# STEP_LAT ms a request, would take a minute to check).
+check_steps() {
+	echo 0 > "$(md_sys sync_min)"
+	echo "$1" > "$(md_sys sync_max)"
+	echo check > "$(md_sys sync_action)" || fail "cannot start a check"
+	wait_for "sync_is check"
+	wait_for "[ \$(sync_done) -ge $1 ]" 60
+	mismatch_none "the check of the first $1 sectors"
+	echo idle > "$(md_sys sync_action)"
+	md_wait /dev/md0
+	echo max > "$(md_sys sync_max)"
+}
+
 # write_into_resync [dm]: raid10 near2, chunk 64k, over 4 members whose
 # second copies hold other data than the first; it starts as if clean and
 # its resync is then run from sector 0, one 64k step at a time, with a
 # write into each step's block (to md0, or to a dm-linear device over it).
-# Then every block reads back, and a check finds the copies equal.
+# Then every block reads back, and a check of the steps' blocks finds the
+# copies equal (the resync stops after the steps: the array is marked
+# clean with resync_start, as the rest of it would take a minute).
 write_into_resync() {
 	local dev=/dev/md0
 	resync_speed fast
@@ -352,18 +370,20 @@ write_into_resync() {
 		dev=/dev/mapper/lin
 	fi
 	sync_steps "$dev" 8 128 65536
-	echo max > "$(md_sys sync_max)"
-	md_wait /dev/md0
+	echo frozen > "$(md_sys sync_action)"
+	wait_for "sync_is frozen"
+	echo none > "$(md_sys resync_start)" || fail "cannot mark md0 clean"
 	step_checks "$dev" 8 65536
-	md_check_clean /dev/md0
+	check_steps 1024
 }
 
 # write_into_recovery: raid10 near2, chunk 64k, loses nullb2 and nullb4
 # (one copy of every chunk: nullb2 holds the even chunks' second copies,
 # nullb4 the odd ones'); two fresh members rebuild both at once, one 64k
 # member step at a time, with a 128k write into each step's two chunks.
-# Then the members that never failed are failed too, so that every block
-# must read back from the rebuilt members alone.
+# Once rebuilt, a check of the steps' blocks finds the copies equal, and the
+# members that never failed are failed too, so that every block must read
+# back from the rebuilt members alone.
 write_into_recovery() {
 	failing nullb1 nullb2 nullb3 nullb4
 	resync_speed fast
@@ -381,15 +401,15 @@ write_into_recovery() {
 	echo max > "$(md_sys sync_max)"
 	md_wait /dev/md0
 	degraded && fail "still degraded after the recovery: $(cat /proc/mdstat)"
-	md_check_clean /dev/md0
+	check_steps 2048
 	run mdadm /dev/md0 --fail /dev/nullb1 --fail /dev/nullb3
 	step_checks /dev/md0 8 131072
 }
 
 # write_into_replace: mdadm --replace copies nullb2 to a fresh member, one
-# 64k member step at a time, with a write into each step's chunk; then the
-# other copy (nullb1) fails, and every block must read back from the new
-# member.
+# 64k member step at a time, with a write into each step's chunk; then a
+# check of the steps' blocks finds the copies equal, the other copy (nullb1)
+# fails, and every block must read back from the new member.
 write_into_replace() {
 	failing nullb1 nullb2
 	resync_speed fast
@@ -407,7 +427,7 @@ write_into_replace() {
 	echo max > "$(md_sys sync_max)"
 	md_wait /dev/md0
 	wait_for "! grep -q 'nullb2\[' /proc/mdstat || grep -q 'nullb2\[[0-9]*\](F)' /proc/mdstat" 30
-	md_check_clean /dev/md0
+	check_steps 2048
 	run mdadm /dev/md0 --fail /dev/nullb1
 	step_checks /dev/md0 8 131072
 }
@@ -553,6 +573,8 @@ fail_readd_under_io() {
 # array is frozen, or just after: it must neither fail with EAGAIN
 # (io_uring submits with REQ_NOWAIT) nor wait for a freeze that waits for
 # it.
+# The replacement's recovery is not run to its end: it would take 40 s at
+# these latencies, and write_into_replace covers it.
 # failed_while_frozen: in this case's kernel log, the read failed on nullb2
 # (and went to raid1d) before the write to nullb1's slot returned.
 failed_while_frozen() {
@@ -568,12 +590,12 @@ read_retry_during_freeze() {
 	failing nullb1 nullb2
 	allow_kernel "I/O error|redirecting sector|rescheduling sector|read error"
 	resync_speed fast
-	md_members 4 size=16 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+	md_members 4 size=4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4"
 	md_create_on 1 3 --assume-clean
 	echo failfast > "$d/dev-nullb2/state" || fail "cannot set failfast on nullb2"
 	echo writemostly > "$d/dev-nullb4/state" || fail "cannot set writemostly on nullb4"
-	fio_verify /dev/md0 --offset=8M --size=64k --bs=64k --rw=write --iodepth=1
+	fio_verify /dev/md0 --offset=1M --size=64k --bs=64k --rw=write --iodepth=1
 	# bind nullb3 as nullb1's replacement, then stop its recovery
 	echo 0 > "$d/sync_max"
 	run mdadm /dev/md0 --add /dev/nullb3
@@ -583,14 +605,14 @@ read_retry_during_freeze() {
 	wait_for "sync_is frozen" 30
 	run mdadm /dev/md0 --fail /dev/nullb1
 	off=$(cat "$d/dev-nullb2/offset")
-	echo "+$((off + 16384))-$((off + 16511))" > "$NULLB_CFS/nullb2/badblocks" ||
+	echo "+$((off + 2048))-$((off + 2175))" > "$NULLB_CFS/nullb2/badblocks" ||
 		fail "cannot set bad blocks on nullb2"
-	fio --name=pending --filename=/dev/md0 --offset=16M --size=8M --rw=randwrite \
+	fio --name=pending --filename=/dev/md0 --offset=2M --size=512k --rw=randwrite \
 		--bs=4k --iodepth=8 --ioengine=io_uring --direct=1 --time_based \
 		--runtime="$(slower 6)" --output=/dev/null &
 	pid2=$!
 	wait_for "[ \$(awk '{ print \$2 }' /sys/block/nullb2/inflight) -gt 0 ]" 30
-	fio_verify /dev/md0 --offset=8M --size=64k --bs=64k --rw=write --iodepth=1 \
+	fio_verify /dev/md0 --offset=1M --size=64k --bs=64k --rw=write --iodepth=1 \
 		--verify_only &
 	pid1=$!
 	# the read is in flight (the writes do not read)
@@ -607,10 +629,6 @@ read_retry_during_freeze() {
 	overlap failed_while_frozen "the replacement moved down before the read failed"
 	slot=$(cat "$d/dev-nullb3/slot")
 	[ "$slot" = 0 ] || fail "nullb3 is in slot $slot, not in nullb1's"
-	echo max > "$d/sync_max"
-	echo idle > "$d/sync_action"
-	md_wait /dev/md0
-	md_check_clean /dev/md0
 }
 
 case_raid1_resync()      { verify_during_resync 1 2; }
