@@ -92,7 +92,7 @@ run() {
 
 # expect_fail CMD...: the command must fail.
 expect_fail() {
-	echo "+ (must fail) $*" >&2
+	echo "+ [$(cut -d" " -f1 /proc/uptime)] (must fail) $*" >&2
 	if "$@"; then fail "'$*' succeeded"; fi
 	return 0
 }
@@ -154,7 +154,7 @@ uring_poll() {
 	shift
 	[ -x "$URING_POLL" ] || fail "no $URING_POLL (tests/run builds it: scripts/build-test-tools)"
 	out=$(mktemp /tmp/uring-poll.XXXXXX)
-	echo "+ uring-poll $* $dev" >&2
+	echo "+ [$(cut -d" " -f1 /proc/uptime)] uring-poll $* $dev" >&2
 	"$URING_POLL" "$@" "$dev" > "$out" 2>&1 || rc=$?
 	msg=$(cat "$out")
 	rm -f "$out"

@@ -2,7 +2,8 @@
 # md raid1 and raid10 over memory-backed null_blk: data survives a resync, a
 # check and a repair, a member that fails, is removed and is added back, a
 # member whose device really fails mid-I/O, and a reshape that adds a device;
-# every resync, recovery and reshape completes and a check finds no mismatch.
+# every resync, recovery and reshape completes and a check finds no mismatch
+# (the cases that step a sync through a few blocks check those blocks).
 # raid10 runs in its near2, far2 and offset2 layouts over 4 devices, near3
 # and far2 over 5. Writes go into the very blocks a resync, two recoveries at
 # once and a replace are copying; discards and an fstrim run during a
@@ -336,15 +337,17 @@ step_checks() {
 # steps wrote into, finds the copies equal (the rest of the array, at
 # STEP_LAT ms a request, would take a minute to check).
 check_steps() {
-	echo 0 > "$(md_sys sync_min)"
-	echo "$1" > "$(md_sys sync_max)"
+	echo 0 > "$(md_sys sync_min)" || fail "cannot set sync_min to 0"
+	echo "$1" > "$(md_sys sync_max)" || fail "cannot set sync_max to $1"
 	echo check > "$(md_sys sync_action)" || fail "cannot start a check"
 	wait_for "sync_is check"
 	wait_for "[ \$(sync_done) -ge $1 ]" 60
 	mismatch_none "the check of the first $1 sectors"
+	# interrupted, the check leaves sync_min at END
 	echo idle > "$(md_sys sync_action)"
 	md_wait /dev/md0
 	echo max > "$(md_sys sync_max)"
+	echo 0 > "$(md_sys sync_min)"
 }
 
 # write_into_resync [dm]: raid10 near2, chunk 64k, over 4 members whose
@@ -563,7 +566,7 @@ fail_readd_under_io() {
 
 # read_retry_during_freeze: raid1 retries a failed read while another task
 # freezes the array. raid1 over nullb1, nullb2 (failfast) and nullb4
-# (write-mostly, so reads go to nullb2), members slow (500 ms a request);
+# (write-mostly, so reads go to nullb2), members slow (1 s a request);
 # nullb3 is bound as nullb1's replacement, its recovery stopped, and nullb1
 # fails. While fio keeps writes in flight, a read of a bad block of nullb2
 # is submitted, and then "none" is written to nullb1's slot:
@@ -572,9 +575,10 @@ fail_readd_under_io() {
 # raid1d fails nullb2 (failfast) and sends the read to nullb4 while the
 # array is frozen, or just after: it must neither fail with EAGAIN
 # (io_uring submits with REQ_NOWAIT) nor wait for a freeze that waits for
-# it.
-# The replacement's recovery is not run to its end: it would take 40 s at
-# these latencies, and write_into_replace covers it.
+# it. Then the replacement recovers the first 1.1 MiB, the read's blocks
+# included: raid1 raises the barrier of the retried read's bucket again,
+# which hangs if the retry left nr_pending or nr_queued unbalanced (the
+# rest of the recovery would take half a minute at these latencies).
 # failed_while_frozen: in this case's kernel log, the read failed on nullb2
 # (and went to raid1d) before the write to nullb1's slot returned.
 failed_while_frozen() {
@@ -629,6 +633,10 @@ read_retry_during_freeze() {
 	overlap failed_while_frozen "the replacement moved down before the read failed"
 	slot=$(cat "$d/dev-nullb3/slot")
 	[ "$slot" = 0 ] || fail "nullb3 is in slot $slot, not in nullb1's"
+	echo 2304 > "$d/sync_max" || fail "cannot set sync_max to 2304"
+	echo idle > "$d/sync_action"
+	wait_for "[ \$(sync_done) -ge 2304 ]" 60
+	echo frozen > "$d/sync_action"
 }
 
 case_raid1_resync()      { verify_during_resync 1 2; }
