@@ -33,20 +33,11 @@ case_bfq_verify() {
 # fio_kib FILE: the KiB read, from fio's terse (version 3) output.
 fio_kib() { awk -F';' '{print $6}' "$1"; }
 
-# Two cgroup v2 groups with io.bfq.weight 100 and 500 read from a device
-# slower than the CPU (null_blk throttled to 10 MB/s), so that bfq decides
-# who is served, with low_latency off (weight raising of new queues would
-# blur the weights) and after a ramp. Under QEMU TCG bfq gives the heavier
-# group 2.85 to 4.9 times the service of the lighter one, the 6.12 base as
-# well, not the ideal 5; the case asserts 2:1 to 8:1, which ignoring the
-# weights (about 1:1) cannot pass.
-case_cgroup_weights() {
+# weight_run N: one run of two cgroup v2 groups with io.bfq.weight 100 and
+# 500 reading from /dev/nullb1 (set up by case_cgroup_weights); prints the
+# heavier group's service over the lighter one's, times 100.
+weight_run() {
 	local cg=/sys/fs/cgroup w kib100 kib500
-	nullb nullb1 memory_backed=0 mbps=10 submit_queues=1
-	echo bfq > /sys/block/nullb1/queue/scheduler
-	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
-	echo 0 > /sys/block/nullb1/queue/iosched/low_latency
-	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
 	for w in 100 500; do
 		mkdir "$cg/w$w" || fail "cannot create cgroup w$w"
 		echo "$w" > "$cg/w$w/io.bfq.weight" || fail "cannot set io.bfq.weight $w"
@@ -63,15 +54,135 @@ case_cgroup_weights() {
 	done
 	wait
 	for w in 100 500; do
-		rmdir "$cg/w$w"
+		rmdir "$cg/w$w" || fail "cannot remove cgroup w$w"
 	done
-	echo -io > "$cg/cgroup.subtree_control"
 	kib100=$(fio_kib /tmp/w100.out) kib500=$(fio_kib /tmp/w500.out)
-	log "weight 100 read $kib100 KiB, weight 500 read $kib500 KiB"
+	log "run $1: weight 100 read $kib100 KiB, weight 500 read $kib500 KiB" >&2
 	[ "${kib100:-0}" -gt 0 ] && [ "${kib500:-0}" -gt 0 ] ||
 		fail "a group did no I/O: $(cat /tmp/w100.out /tmp/w500.out)"
-	[ "$kib500" -ge $((2 * kib100)) ] && [ "$kib500" -le $((8 * kib100)) ] ||
-		fail "service ratio $kib500:$kib100 is outside 2:1..8:1"
+	echo $((kib500 * 100 / kib100))
+}
+
+# Two cgroup v2 groups with io.bfq.weight 100 and 500 read from a device
+# slower than the CPU (null_blk throttled to 10 MB/s), so that bfq decides
+# who is served, with low_latency off (weight raising of new queues would
+# blur the weights) and after a ramp. Three runs, each with new groups.
+# Under QEMU TCG bfq gives the heavier group 2.85 to 4.9 times the service
+# of the lighter one, the 6.12 base as well, not the ideal 5, and single
+# runs scatter (the series gave 3.54 to 5.75 in single runs). What both
+# kernels keep, and the case asserts: the median of the three runs between
+# 2.5:1 and 7:1 (above that the light group starves), no run below 1.5:1.
+# Ignoring the weights gives about 1:1, and halving the effect of the
+# heavier weight (a regression the old 2:1..8:1 band let pass) about 2:1.
+case_cgroup_weights() {
+	local cg=/sys/fs/cgroup r ratios="" med min
+	nullb nullb1 memory_backed=0 mbps=10 submit_queues=1
+	echo bfq > /sys/block/nullb1/queue/scheduler
+	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
+	echo 0 > /sys/block/nullb1/queue/iosched/low_latency
+	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
+	for r in 1 2 3; do
+		ratios="$ratios $(weight_run "$r")"
+	done
+	echo -io > "$cg/cgroup.subtree_control"
+	med=$(echo $ratios | tr ' ' '\n' | sort -n | sed -n 2p)
+	min=$(echo $ratios | tr ' ' '\n' | sort -n | sed -n 1p)
+	log "service ratios (x100): $ratios; median $med"
+	[ "$med" -ge 250 ] && [ "$med" -le 700 ] ||
+		fail "median service ratio $med/100 is outside 2.5:1..7:1 (runs:$ratios)"
+	[ "$min" -ge 150 ] || fail "a run gave only $min/100 :1 (runs:$ratios)"
+}
+
+# bfq merges a bio into a request it holds (bfq_bio_merge()), also with
+# the lockless check for an empty scheduler in front of it. null_blk with
+# one tag and 1 ms per request, and room for 32 requests in the scheduler,
+# keeps most of fio's 16 sequential 4k reads (the verify pass of a
+# sequential write) queued in bfq; each is submitted alone (no plug to
+# merge in), so a bio merges into a queued request through the scheduler
+# or not at all. Counts the block_bio_backmerge and block_rq_merge
+# tracepoints, as /sys/block/*/stat adds merges of requests at insertion
+# (elv_attempt_insert_merge()) to those of bios: asserts that at least a
+# quarter of the 2048 reads merged as bios (base 6.12 and the series: about
+# three quarters), that the reads add up, and that the data reads back.
+# (Writes barely merge here on either kernel.)
+case_merges() {
+	local T=/sys/kernel/tracing e st r0 m0 r1 m1 reads merges bio rq
+	nullb nullb1 hw_queue_depth=1 irqmode=2 completion_nsec=1000000 submit_queues=1
+	echo bfq > /sys/block/nullb1/queue/scheduler
+	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
+	# room in the scheduler for fio's 16 (twice the device's depth, 2, is
+	# the default)
+	echo 32 > /sys/block/nullb1/queue/nr_requests || fail "cannot set nr_requests"
+	[ -d "$T/events/block" ] || mount -t tracefs nodev "$T" ||
+		fail "no tracefs (CONFIG_EVENT_TRACING)"
+	trap "for e in block_bio_backmerge block_rq_merge; do
+		echo 0 > $T/events/block/\$e/enable; done" EXIT
+	echo 4096 > "$T/buffer_size_kb"
+	echo > "$T/trace"
+	for e in block_bio_backmerge block_rq_merge; do
+		echo 1 > "$T/events/block/$e/enable" || fail "cannot enable block:$e"
+	done
+	st=$(cat /sys/block/nullb1/stat)
+	set -- $st; r0=$1 m0=$2
+	run fio --name=merge --filename=/dev/nullb1 --ioengine=libaio --direct=1 \
+		--rw=write --bs=4k --iodepth=16 --iodepth_batch_submit=1 \
+		--size=8M --verify=crc32c --do_verify=1 --verify_fatal=1 \
+		--allow_file_create=0 --output-format=terse --terse-version=3 \
+		> /tmp/fio.out
+	st=$(cat /sys/block/nullb1/stat)
+	set -- $st; r1=$1 m1=$2
+	for e in block_bio_backmerge block_rq_merge; do
+		echo 0 > "$T/events/block/$e/enable"
+	done
+	reads=$((r1 - r0)) merges=$((m1 - m0))
+	# (grep -c exits 1 when it counts 0)
+	bio=$(grep -c ' block_bio_backmerge: .* R ' "$T/trace" || true)
+	rq=$(grep -c ' block_rq_merge: .* R ' "$T/trace" || true)
+	! grep -q 'CPU.*buffer started' "$T/trace" || fail "the trace buffer overflowed"
+	log "2048 reads of 4k: $reads read requests, $merges merges ($bio bios into queued requests, $rq requests at insertion)"
+	[ "$bio" -gt 0 ] || fail "bfq merged no bio into a queued request"
+	[ $((bio * 4)) -ge 2048 ] ||
+		fail "only $bio of 2048 bios merged into a queued request"
+	[ "$merges" -eq $((bio + rq)) ] ||
+		fail "$merges merges counted, $bio + $rq traced"
+	[ $((reads + merges)) -eq 2048 ] ||
+		fail "$reads requests and $merges merges for 2048 bios"
+}
+
+# cgroup create/remove churn under I/O with bfq: 60 rounds in which a
+# reader moves into a new cgroup v2 group, reads there, moves back, and
+# the group is removed while fio verifies its data in the root group and
+# bfq updates the (debug) statistics of the groups it reparents. Asserts
+# that fio ran through the whole churn (else it runs again with more
+# loops), the data, that every group went, and (tests/run) a clean
+# kernel log.
+case_cgroup_churn() {
+	local cg=/sys/fs/cgroup i pid n=60
+	nullb nullb1 submit_queues=1
+	echo bfq > /sys/block/nullb1/queue/scheduler
+	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
+	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
+	fio_verify /dev/nullb1 --rw=randrw --size=32M --numjobs=2 \
+		--offset_increment=32M --time_based=0 --loops="$(slower 4)" &
+	pid=$!
+	i=0
+	while [ "$i" -lt "$n" ]; do
+		mkdir "$cg/churn$i" || fail "cannot create cgroup churn$i"
+		echo $((100 + i * 10)) > "$cg/churn$i/io.bfq.weight" ||
+			fail "cannot set io.bfq.weight in churn$i"
+		sh -c "echo \$\$ > $cg/churn$i/cgroup.procs &&
+			dd if=/dev/nullb1 of=/dev/null bs=64k count=16 skip=$((i * 16)) \
+				iflag=direct 2>/dev/null &&
+			echo \$\$ > $cg/cgroup.procs" ||
+			fail "the reader failed in churn$i"
+		rmdir "$cg/churn$i" || fail "cannot remove cgroup churn$i"
+		i=$((i + 1))
+	done
+	overlap "kill -0 $pid 2>/dev/null" "fio ended before the churn did"
+	wait "$pid" || fail "fio failed during the churn: $(cat /tmp/fio.out)"
+	echo -io > "$cg/cgroup.subtree_control"
+	[ -z "$(ls -d "$cg"/churn* 2>/dev/null)" ] || fail "groups left: $(ls -d "$cg"/churn*)"
+	log "$n groups created, used and removed under fio"
 }
 
 # blkio_read FILE DEV: the "Read" figure of DEV in a cgroup v1 rwstat file.
@@ -120,4 +231,5 @@ case_cgroup_v1_stats() {
 }
 
 # cgroup_v1_stats last: the io controller stays with cgroup v1 after it
-run_cases switch_under_load bfq_verify cgroup_weights cgroup_v1_stats
+run_cases switch_under_load bfq_verify merges cgroup_weights cgroup_churn \
+	cgroup_v1_stats

@@ -501,6 +501,21 @@ ktap_verdict() {
 		}' "$1"
 }
 
+# ktap_script NAME CMD...: run CMD, a script that prints a KTAP document
+# of its own (a kselftest), and fail the case when the script exits
+# non-zero, prints another number of results than its plan (it died
+# midway), fails or skips a result without a reason, or skips as a whole
+# (plan 1..0). The script's document is in /tmp/case.ktap.
+ktap_script() {
+	local name=$1 rc=0 verdict
+	shift
+	"$@" > /tmp/case.ktap 2>&1 || rc=$?
+	verdict=$(ktap_verdict /tmp/case.ktap "$rc")
+	[ -z "$verdict" ] || fail "$name $verdict"
+	! grep -q '^1\.\.0' /tmp/case.ktap ||
+		fail "$name skipped all its cases: $(grep '^1\.\.0' /tmp/case.ktap)"
+}
+
 # area_result N AREA KTAPFILE RC: the top-level result line of an area: ok
 # only if it exited 0 and printed a complete, passing KTAP document.
 area_result() {

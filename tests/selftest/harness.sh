@@ -29,6 +29,15 @@ case_race_lost_once() {
 case_race_lost_always() { race_lost "never overlaps"; }
 case_fails() { fail "as it should"; }
 
+# a kselftest script that dies after the first of its three results, and
+# one that skips as a whole (tests/ublk.sh runs the series' ublk scripts so)
+case_script_dies_midway() {
+	ktap_script dies.sh sh -c 'echo "KTAP version 1"; echo "1..3"; echo "ok 1 a"'
+}
+case_script_skips_all() {
+	ktap_script skips.sh sh -c 'echo "KTAP version 1"; echo "1..0 # SKIP no server"'
+}
+
 # last: a holder that never lets go, so the teardown cannot remove md0
 case_device_held() {
 	md_create 1 2 --assume-clean
@@ -37,4 +46,5 @@ case_device_held() {
 }
 
 run_cases passes skips_with_reason exit4_without_skip hangs_with_orphan \
-	warns_during_teardown race_lost_once race_lost_always fails device_held
+	warns_during_teardown race_lost_once race_lost_always fails \
+	script_dies_midway script_skips_all device_held
