@@ -149,33 +149,44 @@ case_merges() {
 		fail "$reads requests and $merges merges for 2048 bios"
 }
 
-# cgroup create/remove churn under I/O with bfq: 60 rounds in which a
-# reader moves into a new cgroup v2 group, reads there, moves back, and
-# the group is removed while fio verifies its data in the root group and
-# bfq updates the (debug) statistics of the groups it reparents. Asserts
-# that fio ran through the whole churn (else it runs again with more
-# loops), the data, that every group went, and (tests/run) a clean
-# kernel log.
+# cgroup create/remove churn under I/O with bfq: 20 rounds in which a
+# reader (fio, one thread, 16 reads in flight on a device slowed to
+# 0.2 ms and 4 tags a request, so that its reads wait in bfq) starts in a
+# new cgroup v2 group, is moved back to the root while its reads are
+# queued, and the group is removed at once: bfq_pd_offline() then finds
+# the reader's queue active in the dying group and reparents it, and the
+# statistics of both groups are updated under bfqd->lock meanwhile. fio
+# verifies its data in the root group all along. Asserts that fio ran
+# through the whole churn (else it runs again with more loops), the data,
+# that every group went, and (tests/run) a clean kernel log. That the
+# reparenting ran is not visible from user space.
 case_cgroup_churn() {
-	local cg=/sys/fs/cgroup i pid n=60
-	nullb nullb1 submit_queues=1
+	local cg=/sys/fs/cgroup i pid rpid n=20
+	nullb nullb1 submit_queues=1 irqmode=2 completion_nsec=200000 hw_queue_depth=4
 	echo bfq > /sys/block/nullb1/queue/scheduler
 	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
 	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
-	fio_verify /dev/nullb1 --rw=randrw --size=32M --numjobs=2 \
-		--offset_increment=32M --time_based=0 --loops="$(slower 4)" &
+	fio_verify /dev/nullb1 --rw=randrw --size=16M --numjobs=2 \
+		--offset_increment=16M --time_based=0 --loops="$(slower 4)" &
 	pid=$!
 	i=0
 	while [ "$i" -lt "$n" ]; do
 		mkdir "$cg/churn$i" || fail "cannot create cgroup churn$i"
 		echo $((100 + i * 10)) > "$cg/churn$i/io.bfq.weight" ||
 			fail "cannot set io.bfq.weight in churn$i"
-		sh -c "echo \$\$ > $cg/churn$i/cgroup.procs &&
-			dd if=/dev/nullb1 of=/dev/null bs=64k count=16 skip=$((i * 16)) \
-				iflag=direct 2>/dev/null &&
-			echo \$\$ > $cg/cgroup.procs" ||
-			fail "the reader failed in churn$i"
+		sh -c "echo \$\$ > $cg/churn$i/cgroup.procs && exec fio \
+			--name=churn --filename=/dev/nullb1 --ioengine=libaio \
+			--direct=1 --rw=randread --bs=4k --iodepth=16 --thread \
+			--offset=64M --size=64M --time_based --runtime=60 \
+			--allow_file_create=0 --output=/dev/null" &
+		rpid=$!
+		sleep 0.5
+		kill -0 "$rpid" 2>/dev/null || fail "the reader in churn$i ended early"
+		echo "$rpid" > "$cg/cgroup.procs" ||
+			fail "cannot move the reader out of churn$i"
 		rmdir "$cg/churn$i" || fail "cannot remove cgroup churn$i"
+		kill "$rpid"
+		wait "$rpid" || true
 		i=$((i + 1))
 	done
 	overlap "kill -0 $pid 2>/dev/null" "fio ended before the churn did"
