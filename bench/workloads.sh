@@ -43,6 +43,10 @@ md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
+nullb-nomem-softirq  raw_nomem_softirq  -                    --hipri=0 variants=j1-qd32,j2-qd32
+dm-mpath-softirq     dm_mpath_softirq   nullb-nomem-softirq  --hipri=0 variants=j1-qd32,j2-qd32
+nullb-nomem-timer    raw_nomem_timer    -                    --hipri=0 variants=j1-qd32,j2-qd32
+dm-mpath-timer       dm_mpath_timer     nullb-nomem-timer    --hipri=0 variants=j1-qd32,j2-qd32
 none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
@@ -160,24 +164,31 @@ setup_md_raid1_idle() { setup_md_sync 1 2 idle; }
 setup_md_raid1_resync() { setup_md_sync 1 2 resync; }
 # request-based dm cannot stack on a memory-backed (blocking) null_blk, so
 # dm-multipath runs on one without memory, and is compared with that device
+# members_nomem [NULLB_PARAM=VALUE...]: null_blk without memory, the
+# parameters added (irqmode=1: completion in softirq, as FC, iSCSI, SAS and
+# NVMe paths complete; irqmode=2: from a timer)
 members_nomem() {
 	if [ -n "$devs" ]; then
 		members
 	else
-		mknullb nullb1 size=1024 memory_backed=0 >&2
+		mknullb nullb1 size=1024 memory_backed=0 "$@" >&2
 		DEV1=/dev/nullb1
 	fi
 }
 setup_raw_nomem() {
-	members_nomem
-	SETUP="$DEV1 (null_blk memory_backed=0 when made here)"; DEV=$DEV1
+	members_nomem "$@"
+	SETUP="$DEV1 (null_blk memory_backed=0 $* when made here)"; DEV=$DEV1
 }
 setup_dm_mpath() {
-	members_nomem
+	members_nomem "$@"
 	mkdm blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
-	SETUP="dm-multipath (request-based) over $DEV1: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
+	SETUP="dm-multipath (request-based) over $DEV1 $*: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
 }
+setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1; }
+setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1; }
+setup_raw_nomem_timer() { setup_raw_nomem irqmode=2; }
+setup_dm_mpath_timer() { setup_dm_mpath irqmode=2; }
 # QEMU's emulated NVMe disk (bench/run adds one, with nvme.poll_queues=2), or
 # the first -d device
 setup_nvme() {
