@@ -26,7 +26,7 @@ export JOBS ?= $(shell nproc)
 # still being built, and the kernel builds use every CPU themselves.
 .NOTPARALLEL:
 
-.PHONY: all deps fetch tree have-tree build build-debug build-base demo test check \
+.PHONY: all deps fetch tree have-tree build build-debug build-base demo test test-rt check \
 	checkpatch applies bisect distro-build test-runner export bench combined-patch \
 	shell clean
 
@@ -64,7 +64,21 @@ demo: build
 test: build-debug
 	@tests/run $(if $(N),-n $(N)) $(T)
 
+# The same on the distribution-like kernel (PREEMPT_RT, lockdep, modules),
+# by default the cases make check runs there.
+test-rt: have-tree
+	@$(S)/build-kernel distro bzImage modules >/dev/null
+	@tests/run -k build/obj/distro/arch/x86/boot/bzImage -m build/obj/distro \
+		$(if $(N),-n $(N)) $(or $(T),$(RT_TESTS))
+
 # make check: the checks in this order, stopping at the first failure.
+# dm-mpath runs on two kernels: on the debug kernel (KASAN) the cases whose
+# code differs without PREEMPT_RT (paths that complete in task context: ublk)
+# and the basic ones; the whole area on the distribution-like PREEMPT_RT
+# kernel with lockdep. Loop paths complete in softirq context, where dm-rq
+# takes the same path with and without PREEMPT_RT.
+DEBUG_TESTS := bfq dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,ublk_cpu_offline md-raid poll ublk
+RT_TESTS := dm-mpath
 check: deps tree
 	@echo "== checkpatch --strict"; $(S)/checkpatch-series
 	@echo "== the series applies to the base without fuzz"; $(S)/check-applies
@@ -72,7 +86,9 @@ check: deps tree
 	@echo "== distribution-like build without new warnings"; $(S)/check-distro-build
 	@echo "== debug kernel"; $(S)/build-kernel debug >/dev/null
 	@echo "== the test runner fails what it must"; $(S)/check-test-runner
-	@echo "== tests on the debug kernel"; tests/run
+	@echo "== tests on the debug kernel"; tests/run $(DEBUG_TESTS)
+	@echo "== dm-mpath on the distribution-like kernel (PREEMPT_RT, lockdep, modules)"; \
+		tests/run -k build/obj/distro/arch/x86/boot/bzImage -m build/obj/distro $(RT_TESTS)
 
 distro-build: have-tree
 	@$(S)/check-distro-build

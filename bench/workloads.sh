@@ -43,6 +43,7 @@ md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
+dm-mpath-deadline  dm_mpath_deadline  dm-mpath  --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 nullb-nomem-softirq  raw_nomem_softirq  -                    --hipri=0 variants=j1-qd32,j2-qd32
 dm-mpath-softirq     dm_mpath_softirq   nullb-nomem-softirq  --hipri=0 variants=j1-qd32,j2-qd32
 nullb-nomem-timer    raw_nomem_timer    -                    --hipri=0 variants=j1-qd32,j2-qd32
@@ -184,6 +185,14 @@ setup_dm_mpath() {
 	mkdm blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
 	SETUP="dm-multipath (request-based) over $DEV1 $*: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
+}
+# dm-mpath with mq-deadline on the dm queue, as over rotational paths: the
+# cost of the scheduler that the series leaves off over non-rotational paths
+setup_dm_mpath_deadline() {
+	setup_dm_mpath "$@"
+	echo mq-deadline > "/sys/block/$(dmsetup info -c --noheadings -o blkdevname blkfast-mp)/queue/scheduler" ||
+		{ SKIP="cannot select mq-deadline"; return; }
+	SETUP="$SETUP, scheduler mq-deadline"
 }
 setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1; }
 setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1; }

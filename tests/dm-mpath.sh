@@ -1,12 +1,19 @@
 #!/bin/sh
-# Request-based dm-multipath: two paths (two loop devices on one file) to the
-# same data. fio verify through the path selectors, with path failures and
-# reinstatements during I/O, with and without queue_if_no_path, and with
-# paths so short of tags that dm-mpath must requeue.
-# The paths are loop devices, not memory-backed null_blk: request-based dm
-# issues clones from its non-blocking ->queue_rq, and a memory-backed
-# null_blk has a blocking tag set it cannot be stacked on.
+# Request-based dm-multipath: two paths to the same data. fio verify through
+# the path selectors, with path failures and reinstatements during I/O, with
+# and without queue_if_no_path, and with paths so short of tags that
+# dm-mpath must requeue.
+# Most cases use loop devices on one file as paths: loop completes its
+# requests in softirq context. The ublk_* cases use two ublk loop devices
+# (kublk, the series' selftest server) on one file instead: ublk completes
+# each request in the server's task context, which is where dm-rq completes
+# the original request directly and recycles clone bios through its per-CPU
+# cache. Memory-backed null_blk cannot be a path: request-based dm issues
+# clones from its non-blocking ->queue_rq, and such a null_blk has a blocking
+# tag set.
 . ./lib.sh
+# an I/O error or a timeout fails a case unless the case injects it
+CHECK_STRANDED=1
 
 # mpath_paths: /dev/loop0 and /dev/loop1 on one 256 MiB file in tmpfs.
 mpath_paths() {
@@ -131,6 +138,7 @@ case_mpath_queue_if_no_path() {
 # flight included; once a path is back the device works again.
 case_mpath_no_path_fails() {
 	mpath
+	allow_kernel "I/O error, dev dm-"
 	fio_bg
 	io_flows
 	run dmsetup message mp 0 fail_path /dev/loop0
@@ -145,19 +153,257 @@ case_mpath_no_path_fails() {
 
 # Request-based dm submits without sleeping: it takes RWF_NOWAIT I/O (which
 # 6.12 refused with EOPNOTSUPP, so that io_uring handed every I/O to a
-# worker thread) and attaches no I/O scheduler of its own.
+# worker thread). It attaches no I/O scheduler of its own when no path is
+# rotational, and mq-deadline when one is (the clones bypass the paths'
+# schedulers).
 case_mpath_nowait() {
-	local d
+	local p
 	mpath
 	run fio --name=nowait --filename=/dev/mapper/mp --direct=1 \
 		--ioengine=io_uring --nowait=1 --rw=randread --bs=4k --size=8M \
 		--allow_file_create=0 --output-format=terse >/tmp/fio.out
-	for d in /sys/block/dm-*; do
-		grep -q '\[none\]' "$d/queue/scheduler" ||
-			fail "$d has an I/O scheduler: $(cat "$d/queue/scheduler")"
+	mp_sched '[none]'
+	run dmsetup remove mp
+	for p in loop0 loop1; do
+		[ "$(cat /sys/block/$p/queue/rotational)" = 0 ] ||
+			fail "$p is rotational already"
 	done
+	echo 1 > /sys/block/loop1/queue/rotational ||
+		fail "cannot make loop1 rotational"
+	dm_create mp "0 $(sectors loop0) multipath 0 0 1 1 round-robin 0 2 1 /dev/loop0 1 /dev/loop1 1"
+	mp_sched '[mq-deadline]'
+}
+
+# mp_sched WHAT: /dev/mapper/mp's queue/scheduler shows WHAT (e.g. [none]).
+mp_sched() {
+	local d
+	d=/sys/block/$(dmsetup info -c --noheadings -o blkdevname mp)/queue/scheduler
+	grep -qF "$1" "$d" || fail "mp's scheduler is not $1: $(cat "$d")"
+}
+
+# --- ublk paths: completion in task context
+
+KUBLK=/blkfast/ublk/kublk
+T=/sys/kernel/tracing
+
+# ublk_paths: /dev/mapper/mp, round-robin over two ublk loop devices on one
+# 256 MiB file; $UBLK_SERVERS are their servers' pids. Under "taskset -c
+# CPUS" (the servers inherit it) with UBLK_CPUS=CPUS.
+ublk_paths() {
+	local a b
+	[ -x "$KUBLK" ] || fail "no $KUBLK (tests/run builds it: scripts/build-kublk)"
+	run truncate -s 256M /tmp/mpath.img
+	a=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
+		-f /tmp/mpath.img -q 2) || fail "kublk add failed"
+	b=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
+		-f /tmp/mpath.img -q 2) || fail "kublk add failed"
+	UBLK_A=$a UBLK_B=$b
+	wait_for "[ -b /dev/ublkb$a ] && [ -b /dev/ublkb$b ]"
+	dm_create mp "0 $(sectors ublkb$a) multipath 0 0 1 1 round-robin 0 2 1 /dev/ublkb$a 1 /dev/ublkb$b 1"
+}
+
+# server_pid ID: the pid of the server of /dev/ublkbID.
+server_pid() {
+	"$KUBLK" list | sed -n "s/^dev $1: .* pid \([0-9]*\) .*/\1/p"
+}
+
+# block_softirqs: BLOCK_SOFTIRQ runs so far, all CPUs.
+block_softirqs() {
+	awk '$1 == "BLOCK:" { for (i = 2; i <= NF; i++) s += $i; print s }' \
+		/proc/softirqs
+}
+
+# bio_frees_start / bio_frees_stop: count the bios freed to the slab
+# (tracepoint kmem_cache_free on the "bio-N" caches) in between; the stop
+# prints "COUNT CACHE..." (the caches the frees went to).
+bio_frees_start() {
+	[ -d "$T/events/kmem" ] || mount -t tracefs nodev "$T" ||
+		fail "no tracefs (CONFIG_EVENT_TRACING)"
+	echo 0 > "$T/tracing_on"
+	echo 4096 > "$T/buffer_size_kb"
+	echo > "$T/trace"
+	echo 'name ~ "bio-*"' > "$T/events/kmem/kmem_cache_free/filter" ||
+		fail "cannot filter kmem:kmem_cache_free"
+	echo 1 > "$T/events/kmem/kmem_cache_free/enable" ||
+		fail "cannot enable kmem:kmem_cache_free"
+	echo 1 > "$T/tracing_on"
+}
+bio_frees_stop() {
+	echo 0 > "$T/events/kmem/kmem_cache_free/enable"
+	echo 0 > "$T/events/kmem/kmem_cache_free/filter"
+	! grep -q 'CPU.*buffer started' "$T/trace" || fail "the trace buffer overflowed"
+	grep -o 'name=bio-[0-9]*' "$T/trace" | sort | uniq -c |
+		awk '{ n += $1; c = c " " substr($2, 6) "x" $1 } END { print n + 0 c }'
+}
+
+# most_freed "COUNT SLABxN...": the slab with the most frees.
+most_freed() {
+	shift
+	printf '%s\n' "$@" | sort -t x -k 2 -n | tail -n 1 | cut -dx -f1
+}
+
+# clone_slab: after a little I/O on mp, suspend and resume it; prints the
+# slab the suspend freed the most bios to: the per-CPU cache of dm-rq's clone
+# bios is the only one it empties (bio slabs are named after their object
+# size and are never merged). Fails when the suspend freed none.
+clone_slab() {
+	local n
+	fio_verify /dev/mapper/mp --size=2M
+	bio_frees_start
+	run dmsetup suspend mp
+	set -- $(bio_frees_stop)
+	run dmsetup resume mp
+	[ "$1" -gt 0 ] || fail "suspend freed no cached clone bio"
+	most_freed "$@"
+}
+
+# slab_frees SLAB "COUNT SLABxN...": N for SLAB (0 if none).
+slab_frees() {
+	local slab=$1 x
+	shift 2
+	for x; do [ "${x%x*}" != "$slab" ] || { echo "${x#*x}"; return; }; done
+	echo 0
+}
+
+# The completion of a clone in task context: fio verify over two ublk
+# paths, fio and both servers on CPU 1, so that each clone completes in
+# task context on the CPU that submitted the original request. Asserts the
+# data, that the original requests completed without BLOCK_SOFTIRQ
+# (directly: fewer softirq runs than a tenth of the I/Os; 6.12 runs one per
+# I/O; on PREEMPT_RT, where dm-rq does not do this, the softirq runs), that the clone bios came from and went back to the per-CPU cache
+# (fewer bios freed to the slab than a tenth of the I/Os), and that
+# suspending the device gives the cached bios back to the slab.
+case_ublk_paths_verify() {
+	local s0 s1 io0 io1 ios frees
+	UBLK_CPUS=1 ublk_paths
+	s0=$(block_softirqs) io0=$(ios_done)
+	bio_frees_start
+	fio_verify /dev/mapper/mp --size=8M --cpus_allowed=1
+	fio_verify /dev/mapper/mp --rw=randrw --bs=16k --numjobs=2 \
+		--size=8M --offset_increment=8M --iodepth=32 --cpus_allowed=1
+	set -- $(bio_frees_stop)
+	frees=$1
+	s1=$(block_softirqs) io1=$(ios_done)
+	ios=$((io1 - io0))
+	log "$ios I/Os on mp: $((s1 - s0)) BLOCK softirqs, $frees bios freed to the slab:${*#$1}"
+	[ "$ios" -ge 4096 ] || fail "only $ios I/Os on mp"
+	# not on PREEMPT_RT, where dm-rq leaves completion as it was
+	if uname -v | grep -q PREEMPT_RT; then
+		[ $((s1 - s0)) -gt 0 ] ||
+			fail "no BLOCK softirq on PREEMPT_RT: completed directly"
+	else
+		[ $(((s1 - s0) * 10)) -lt "$ios" ] ||
+			fail "$((s1 - s0)) BLOCK softirqs for $ios I/Os: not completed directly"
+	fi
+	[ $((frees * 10)) -lt "$ios" ] ||
+		fail "$frees bios freed to the slab for $ios I/Os: no per-CPU cache"
+	bio_frees_start
+	run dmsetup suspend mp
+	set -- $(bio_frees_stop)
+	log "suspend: $1 bios freed to the slab:${*#$1}"
+	[ "$1" -gt 0 ] || fail "suspend freed no cached clone bio"
+	run dmsetup resume mp
+	fio_verify /dev/mapper/mp --size=8M
+}
+
+# A path whose server is killed under fio verify: its requests fail with
+# I/O errors (the driver aborts them, then refuses new ones), dm-mpath fails
+# the path and retries them on the other one; fio must verify its data, the
+# path must be reported failed. Then the live path is failed and reinstated
+# by message, as an administrator would.
+case_ublk_path_killed() {
+	local pid
+	ublk_paths
+	allow_kernel "I/O error, dev ublkb"
+	fio_bg --size=32M --rw=randrw --iodepth=32
+	io_flows 2000
+	pid=$(server_pid "$UBLK_A")
+	[ -n "$pid" ] || fail "no server pid for ublkb$UBLK_A"
+	run kill -9 "$pid"
+	io_flows 2000
+	overlap "kill -0 $FIO_PID 2>/dev/null" "fio ended before the path failed"
+	wait "$FIO_PID" || fail "fio failed across the loss of a path"
+	dmsetup status mp | grep -q ' F ' ||
+		fail "no path reported failed: $(dmsetup status mp)"
+	fio_verify /dev/mapper/mp --size=8M
+}
+
+# Table reloads under fio verify, as multipathd does them: tables with
+# queue_if_no_path, the path selector changing from round-robin to
+# service-time and back, and the path order, four times, each with a
+# suspend that waits for the I/O in flight (flush) and gives back the cached
+# clone bios (asserted: bios freed to the clone slab); then both paths fail
+# and I/O queues, the device is suspended with --noflush (the queued I/O
+# stays, requeued), the table reloaded and the device resumed: the I/O goes
+# on. fio must verify its data and still run at the last reload.
+case_ublk_reload_under_io() {
+	local i a b t rr st slab
+	ublk_paths
+	slab=$(clone_slab) || exit 1
+	a=/dev/ublkb$UBLK_A b=/dev/ublkb$UBLK_B
+	rr="0 $(sectors ublkb$UBLK_A) multipath 1 queue_if_no_path 0 1 1 round-robin 0 2 1 $b 1 $a 1"
+	st="0 $(sectors ublkb$UBLK_A) multipath 1 queue_if_no_path 0 1 1 service-time 0 2 2 $a 1 1 $b 1 1"
+	fio_bg --size="$(slower 32)M" --rw=randrw --iodepth=32
+	bio_frees_start
+	for i in 1 2 3 4; do
+		io_flows
+		if [ $((i % 2)) = 1 ]; then t=$st; else t=$rr; fi
+		run dmsetup reload mp --table "$t"
+		run dmsetup resume mp
+	done
+	set -- $(bio_frees_stop)
+	log "4 reloads under I/O: $(slab_frees "$slab" "$@") clone bios freed to $slab"
+	[ "$(slab_frees "$slab" "$@")" -gt 0 ] ||
+		fail "the reloads' suspends freed no cached clone bio"
+	io_flows
+	run dmsetup message mp 0 fail_path "$a"
+	run dmsetup message mp 0 fail_path "$b"
+	sleep 1
+	run dmsetup suspend --noflush mp
+	run dmsetup reload mp --table "$rr"
+	run dmsetup resume mp
+	io_flows
+	overlap "kill -0 $FIO_PID 2>/dev/null" "fio ended before the last reload"
+	wait "$FIO_PID" || fail "fio failed across table reloads"
+}
+
+# Removal under I/O: "dmsetup remove --force --deferred" while fio writes
+# replaces the table with one that fails all I/O and removes the device
+# once fio closes it. fio must fail (not hang), the device must go.
+case_ublk_remove_under_io() {
+	ublk_paths
+	allow_kernel "I/O error, dev dm-"
+	fio_bg --size="$(slower 32)M" --rw=randrw --iodepth=32
+	io_flows
+	run dmsetup remove --force --deferred mp
+	overlap "kill -0 $FIO_PID 2>/dev/null" "fio ended before the removal"
+	if wait "$FIO_PID"; then fail "fio succeeded on a removed device"; fi
+	wait_for "! dmsetup info mp >/dev/null 2>&1" 30
+}
+
+# A CPU goes offline while the clone bio cache of that CPU holds bios: fio
+# and both servers run on CPU 1 only, so the clones complete there and are
+# cached there; taking CPU 1 offline gives them back to the slab (asserted:
+# bios freed to the clone slab, which clone_slab names); after it comes
+# back the device works and is removed cleanly.
+case_ublk_cpu_offline() {
+	local cpu=/sys/devices/system/cpu/cpu1/online slab n
+	[ -w "$cpu" ] || fail "CPU 1 cannot go offline (CONFIG_HOTPLUG_CPU)"
+	UBLK_CPUS=1 ublk_paths
+	slab=$(clone_slab) || exit 1
+	fio_verify /dev/mapper/mp --size=4M --cpus_allowed=1
+	bio_frees_start
+	echo 0 > "$cpu" || fail "cannot take CPU 1 offline"
+	set -- $(bio_frees_stop)
+	echo 1 > "$cpu" || fail "cannot bring CPU 1 back"
+	n=$(slab_frees "$slab" "$@")
+	log "CPU 1 offline: $n clone bios freed to $slab (all: $*)"
+	[ "$n" -gt 0 ] || fail "taking CPU 1 offline freed no cached clone bio"
+	fio_verify /dev/mapper/mp --size=4M
+	run dmsetup remove mp
 }
 
 run_cases mpath_verify mpath_service_time_verify mpath_requeue_verify \
 	mpath_fail_reinstate mpath_group_switch mpath_queue_if_no_path \
-	mpath_no_path_fails mpath_nowait
+	mpath_no_path_fails mpath_nowait ublk_paths_verify ublk_path_killed \
+	ublk_reload_under_io ublk_remove_under_io ublk_cpu_offline

@@ -53,7 +53,7 @@ fio_both() {
 }
 
 verify_during_resync() {
-	resync_speed slow
+	resync_speed slow 2000
 	md_create "$@"
 	sync_running || fail "no resync running after create"
 	fio_verify /dev/md0

@@ -16,7 +16,7 @@ after_case() {
 
 # poll_verify DEV: write then verify, then randrw with verify, all polled.
 poll_verify() {
-	fio_verify "$1" --hipri=1
+	fio_verify "$1" --hipri=1 --size=16M
 	fio_verify "$1" --hipri=1 --rw=randrw --bs=8k --numjobs=2 \
 		--size=16M --offset_increment=16M --group_reporting
 }
@@ -233,8 +233,8 @@ md_poll_fail_recover() {
 	resync_speed fast
 	md_array "$@"
 	writes=$(awk '{print $5}' /sys/block/md0/stat)
-	fio_verify /dev/md0 --hipri=1 --size=40M --rw=randrw --numjobs=2 \
-		--offset_increment=40M &
+	fio_verify /dev/md0 --hipri=1 --size=16M --rw=randrw --numjobs=2 \
+		--offset_increment=16M &
 	pid=$!
 	# fewer writes before the failure on each retry after a lost race
 	wait_for "[ \$(awk '{print \$5}' /sys/block/md0/stat) -gt $((writes + 100 / $(slower 1))) ]" 60
@@ -356,7 +356,8 @@ case_md_raid10_poll_deep() { md_poll_deep 10 4; }
 case_md_raid10_far2_poll_deep()    { md_poll_deep 10 4 --layout=f2; }
 case_md_raid10_offset2_poll_deep() { md_poll_deep 10 4 --layout=o2; }
 
-# a completion queue of 8 entries, 256 I/Os submitted, reaped after 500 ms
+# a completion queue of 8 entries, 256 I/Os submitted, polled for 500 ms
+# before they are reaped: the CQ must overflow (uring-poll fails otherwise)
 case_md_raid1_poll_cq_overflow() {
 	md_array_shallow 1 2
 	uring_poll /dev/md0 -m overflow -q 8 -d 256 -p 500 -n 4000
@@ -426,7 +427,7 @@ case_md_raid1_member_loses_poll_queues() {
 	local pid
 	md_array 1 2
 	uring_poll /dev/md0 -m flood -d 64 -n 2000
-	"$URING_POLL" -m flood -d 64 -n "$(slower 40000)" /dev/md0 > /tmp/uring-poll.out 2>&1 &
+	"$URING_POLL" -m flood -d 64 -n "$(slower 10000)" /dev/md0 > /tmp/uring-poll.out 2>&1 &
 	pid=$!
 	sleep 1
 	run sh -c "echo 0 > $NULLB_CFS/nullb2/poll_queues"
@@ -442,11 +443,11 @@ case_md_raid1_member_loses_poll_queues() {
 # raid1d on the other mirror: the data reads back, the retries happened.
 case_md_raid1_poll_read_error_retry() {
 	md_array 1 2
-	fio_verify /dev/md0 --hipri=1 --size=32M
+	fio_verify /dev/md0 --hipri=1 --size=8M
 	MEMBER_ERRORS=allowed
 	allow_kernel "I/O error|read error|redirecting sector|rescheduling sector|Disk failure on nullb2|Operation continuing"
 	run sh -c "echo +0-65535 > $NULLB_CFS/nullb2/badblocks"
-	fio_verify /dev/md0 --hipri=1 --size=32M --verify_only --numjobs=2 \
+	fio_verify /dev/md0 --hipri=1 --size=8M --verify_only --numjobs=2 \
 		--offset_increment=0 --group_reporting
 	case_kernel_log | grep -qE "redirecting sector|rescheduling sector" ||
 		fail "no read went to the mirror with bad blocks: nothing was retried"
@@ -461,7 +462,7 @@ case_md_raid1_poll_write_behind() {
 	run mdadm --create /dev/md0 --run --metadata=1.2 --level=1 --raid-devices=2 \
 		--assume-clean --bitmap=internal --write-behind=256 /dev/nullb1 --write-mostly /dev/nullb2
 	uring_poll /dev/md0 -m flood -d 128 -n 10000 -w 70
-	fio_verify /dev/md0 --hipri=1 --size=32M
+	fio_verify /dev/md0 --hipri=1 --size=8M
 	md_check_clean /dev/md0
 	assert_polled nullb1
 }
@@ -472,17 +473,17 @@ case_md_raid10_poll_reshape() {
 	resync_speed slow
 	MD_NULLB="size=64 poll_queues=2" md_create 10 4 --chunk=64 --assume-clean
 	nullb nullb5 size=64 poll_queues=2
-	fio_verify /dev/md0 --hipri=1 --size=48M
+	fio_verify /dev/md0 --hipri=1 --size=24M
 	run mdadm /dev/md0 --add /dev/nullb5
 	run mdadm --grow /dev/md0 --raid-devices=5
-	fio_verify /dev/md0 --hipri=1 --size=48M --verify_only --loops="$(slower 2)" &
+	fio_verify /dev/md0 --hipri=1 --size=24M --verify_only --loops="$(slower 2)" &
 	pid=$!
 	sleep 1
 	overlap "grep -q reshape /proc/mdstat" "the reshape ended before polled I/O ran"
 	wait "$pid" || fail "polled verify failed during the reshape"
 	resync_speed fast
 	md_wait /dev/md0
-	fio_verify /dev/md0 --hipri=1 --size=48M --verify_only
+	fio_verify /dev/md0 --hipri=1 --size=24M --verify_only
 	assert_polled nullb1 nullb2 nullb3 nullb4
 }
 
