@@ -166,8 +166,11 @@ setup_md_raid1_resync() { setup_md_sync 1 2 resync; }
 # request-based dm cannot stack on a memory-backed (blocking) null_blk, so
 # dm-multipath runs on one without memory, and is compared with that device
 # members_nomem [NULLB_PARAM=VALUE...]: null_blk without memory, the
-# parameters added (irqmode=1: completion in softirq, as FC, iSCSI, SAS and
-# NVMe paths complete; irqmode=2: from a timer)
+# parameters added (irqmode=1 submit_queues=1: completion in BLOCK_SOFTIRQ,
+# as on a single-queue SCSI, FC or iSCSI host; with a queue per CPU blk-mq
+# completes on the submitting CPU in the driver's own context, which is why
+# irqmode=1 alone, null_blk's default, is the inline case; irqmode=2: from a
+# timer, in hard interrupt context on the submitting CPU, as NVMe does)
 members_nomem() {
 	if [ -n "$devs" ]; then
 		members
@@ -194,8 +197,8 @@ setup_dm_mpath_deadline() {
 		{ SKIP="cannot select mq-deadline"; return; }
 	SETUP="$SETUP, scheduler mq-deadline"
 }
-setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1; }
-setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1; }
+setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1 submit_queues=1; }
+setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1 submit_queues=1; }
 setup_raw_nomem_timer() { setup_raw_nomem irqmode=2; }
 setup_dm_mpath_timer() { setup_dm_mpath irqmode=2; }
 # QEMU's emulated NVMe disk (bench/run adds one, with nvme.poll_queues=2), or

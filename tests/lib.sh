@@ -536,8 +536,9 @@ area_result() {
 # as a subtest. Areas read BLKFAST_CASES_<area> (dashes as underscores) for
 # their case selection.
 # load_modules: on a modular kernel (tests/run -m), load the modules the
-# tests use, those of them that were built, in an order that needs no
-# depmod (insmod); prints what failed to load.
+# tests use, those of them that were built as modules (the others are built
+# in or not built), in an order that needs no depmod (insmod); prints what
+# failed to load.
 TEST_MODULES="dm-mod dm-multipath dm-round-robin dm-service-time loop
 ublk_drv mq-deadline null_blk"
 load_modules() {

@@ -356,8 +356,7 @@ case_md_raid10_poll_deep() { md_poll_deep 10 4; }
 case_md_raid10_far2_poll_deep()    { md_poll_deep 10 4 --layout=f2; }
 case_md_raid10_offset2_poll_deep() { md_poll_deep 10 4 --layout=o2; }
 
-# a completion queue of 8 entries, 256 I/Os submitted, polled for 500 ms
-# before they are reaped: the CQ must overflow (uring-poll fails otherwise)
+# a completion queue of 8 entries, 256 I/Os submitted, reaped after 500 ms
 case_md_raid1_poll_cq_overflow() {
 	md_array_shallow 1 2
 	uring_poll /dev/md0 -m overflow -q 8 -d 256 -p 500 -n 4000
