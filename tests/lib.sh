@@ -313,8 +313,10 @@ cleanup_devices() {
 			done
 		fi
 		# md's system-wide resync limits back to the kernel's defaults
-		echo 1000 > /proc/sys/dev/raid/speed_limit_min
-		echo 200000 > /proc/sys/dev/raid/speed_limit_max
+		if [ -w /proc/sys/dev/raid/speed_limit_min ]; then
+			echo 1000 > /proc/sys/dev/raid/speed_limit_min
+			echo 200000 > /proc/sys/dev/raid/speed_limit_max
+		fi
 		left=$(devices_left)
 		[ -z "$left" ] && return 0
 		[ "$(date +%s)" -lt "$end" ] || break
