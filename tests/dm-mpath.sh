@@ -340,13 +340,10 @@ case_ublk_path_killed() {
 # queue_if_no_path, the path selector changing from round-robin to
 # service-time and back, and the path order, four times, each with a
 # suspend that waits for the I/O in flight (flush) and gives back the cached
-# clone bios (asserted: bios freed to the clone slab); then both paths fail
+# clone bios; then both paths fail
 # and I/O queues, the device is suspended with --noflush (the queued I/O
 # stays, requeued), the table reloaded and the device resumed: the I/O goes
-# on. fio must verify its data and still run at the last reload. fio and
-# the servers run on CPU 1 only: a clone bio then goes back to the slab
-# only when a suspend prunes the cache, not when a full cache of a CPU that
-# completes more clones than it allocates overflows.
+# on. fio must verify its data and still run at the last reload.
 case_ublk_reload_under_io() {
 	local i a b t rr st slab out
 	UBLK_CPUS=1 ublk_paths
@@ -366,9 +363,10 @@ case_ublk_reload_under_io() {
 		run dmsetup resume mp
 	done
 	out=$(bio_frees_stop) || exit 1
+	# logged, not asserted: besides the suspends' prunes, clones that
+	# kblockd dispatched on CPU 0 (dm runs its queue asynchronously on
+	# any CPU) overflow CPU 1's cache; ublk_paths_verify asserts the prune
 	log "4 reloads under I/O: $(slab_frees "$slab" $out) clone bios freed to $slab"
-	[ "$(slab_frees "$slab" $out)" -gt 0 ] ||
-		fail "the reloads' suspends freed no cached clone bio"
 	io_flows
 	run dmsetup message mp 0 fail_path "$a"
 	run dmsetup message mp 0 fail_path "$b"
