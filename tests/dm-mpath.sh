@@ -189,8 +189,8 @@ KUBLK=/blkfast/ublk/kublk
 T=/sys/kernel/tracing
 
 # ublk_paths: /dev/mapper/mp, round-robin over two ublk loop devices on one
-# 256 MiB file; $UBLK_SERVERS are their servers' pids. Under "taskset -c
-# CPUS" (the servers inherit it) with UBLK_CPUS=CPUS.
+# 256 MiB file, /dev/ublkb$UBLK_A and /dev/ublkb$UBLK_B. With UBLK_CPUS=CPUS
+# the servers run under "taskset -c CPUS".
 ublk_paths() {
 	local a b
 	[ -x "$KUBLK" ] || fail "no $KUBLK (tests/run builds it: scripts/build-kublk)"
