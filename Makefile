@@ -77,7 +77,9 @@ test-rt: have-tree
 # and the basic ones; the whole area on the distribution-like PREEMPT_RT
 # kernel with lockdep. Loop paths complete in softirq context, where dm-rq
 # takes the same path with and without PREEMPT_RT.
-DEBUG_TESTS := bfq dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,ublk_cpu_offline md-raid poll ublk
+AREAS := $(filter-out lib,$(basename $(notdir $(wildcard tests/*.sh))))
+DEBUG_MPATH := mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,ublk_cpu_offline
+DEBUG_TESTS := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 RT_TESTS := dm-mpath
 check: deps tree
 	@echo "== checkpatch --strict"; $(S)/checkpatch-series
