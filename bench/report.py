@@ -3,7 +3,7 @@
 
     bench/report.py [DIR]
 
-Reads DIR/raw-KERNEL.txt (DIR defaults to build/bench), the output of
+Reads DIR/raw-KERNEL.txt (DIR defaults to build/$BASE/bench), the output of
 bench/workloads.sh on each kernel (with bench/run's BENCH-HOST lines), and
 writes into DIR:
   results.json  one record per workload, variant, kernel and metric with every
@@ -544,7 +544,8 @@ def svg(t):
 
 def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "build", "bench")
+    base = os.environ.get("BASE", "6.12")
+    d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "build", base, "bench")
     paths = glob.glob(os.path.join(d, "raw-*.txt"))
     if not paths:
         sys.exit("report.py: no raw-*.txt in %s" % d)

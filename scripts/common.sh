@@ -2,7 +2,15 @@
 # shellcheck shell=bash
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=$TOP/build
+# BASE picks the series and its pinned base: patches/$BASE/ holds the patches,
+# series, cover-letter, checkpatch-exceptions and base (the pin); everything
+# built from it goes to build/$BASE/. Tools that do not depend on the kernel
+# (fio, liburing: build/test-tools) are shared.
+BASE=${BASE:-6.12}
+SERIES=$TOP/patches/$BASE
+[ -f "$SERIES/base" ] || { echo "no series for BASE=$BASE (there are: $(cd "$TOP/patches" && ls -d */ | tr -d / | paste -sd' '))" >&2; exit 2; }
+BUILD=$TOP/build/$BASE
+SHARED_BUILD=$TOP/build
 TREE=$BUILD/linux                # the patched kernel git tree
 BASE_TREE=$BUILD/linux-base      # worktree at the base, for base-kernel builds
 BASE_TAG=blkfast-base
@@ -19,9 +27,9 @@ FORMAT_PATCH=(format-patch --zero-commit --no-signature -N --abbrev=12 --subject
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 say() { echo "$(basename "$0"): $*"; }
 
-# The patch file names listed in patches/series, in order.
+# The patch file names listed in patches/$BASE/series, in order.
 series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$TOP/patches/series"
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES/series"
 }
 
 # One commit of the tree as a patch file. format-patch folds a long Subject:
@@ -55,7 +63,7 @@ build_id() {
 # the same warnings compare equal at two commits.
 warnings() {
 	{ grep -hE ': warning: |^WARNING: ' "$@" || true; } |
-		sed -E 's,[^ ]*/build/(linux[^/ ]*|obj/[^/ ]*)/,,g; s,^([^: ]+):[0-9]+(:[0-9]+)?: ,\1: ,' | sort
+		sed -E 's,[^ ]*/build/([^/ ]*/)?(linux[^/ ]*|obj/[^/ ]*)/,,g; s,^([^: ]+):[0-9]+(:[0-9]+)?: ,\1: ,' | sort
 }
 
 # new_warnings TIP BASE: the lines of the sorted list TIP that occur in it more

@@ -195,18 +195,38 @@ ublk_paths() {
 	local a b
 	[ -x "$KUBLK" ] || fail "no $KUBLK (tests/run builds it: scripts/build-kublk)"
 	run truncate -s 256M /tmp/mpath.img
-	a=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
-		-f /tmp/mpath.img -q 2) || fail "kublk add failed"
-	b=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
-		-f /tmp/mpath.img -q 2) || fail "kublk add failed"
+	a=$(kublk_add_loop /tmp/mpath.img) || fail "kublk add failed"
+	b=$(kublk_add_loop /tmp/mpath.img) || fail "kublk add failed"
 	UBLK_A=$a UBLK_B=$b
 	wait_for "[ -b /dev/ublkb$a ] && [ -b /dev/ublkb$b ]"
 	dm_create mp "0 $(sectors ublkb$a) multipath 0 0 1 1 round-robin 0 2 1 /dev/ublkb$a 1 /dev/ublkb$b 1"
 }
 
+# Two kublk servers exist: the series' own on 6.12
+# (tools/testing/selftests/ublk_abi: "add -f FILE" prints the id, "list"
+# prints "dev ID: ... pid PID ...") and mainline's on 7.x
+# (tools/testing/selftests/ublk, next to its test_common.sh: "add FILE"
+# prints "dev id ID: ...", "list -n ID" prints "... daemon pid PID ...").
+# kublk_add_loop FILE: a ublk loop device with 2 queues on FILE, its id.
+kublk_add_loop() {
+	local out
+	if [ -f /blkfast/ublk/test_common.sh ]; then
+		out=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
+			-q 2 "$1") || return 1
+		echo "$out" | sed -n 's/^dev id \([0-9]*\):.*/\1/p'
+	else
+		${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
+			-f "$1" -q 2
+	fi
+}
+
 # server_pid ID: the pid of the server of /dev/ublkbID.
 server_pid() {
-	"$KUBLK" list | sed -n "s/^dev $1: .* pid \([0-9]*\) .*/\1/p"
+	if [ -f /blkfast/ublk/test_common.sh ]; then
+		"$KUBLK" list -n "$1" | sed -n 's/.* daemon pid \([0-9]*\) .*/\1/p'
+	else
+		"$KUBLK" list | sed -n "s/^dev $1: .* pid \([0-9]*\) .*/\1/p"
+	fi
 }
 
 # block_softirqs: BLOCK_SOFTIRQ runs so far, all CPUs.
