@@ -91,17 +91,16 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # the raid10 and raid1 barrier work are not ported yet (README: "The two
 # series"): the md polling cases and the md-raid cases of the raid10
 # barrier buckets and of raid1's retried reads would fail there.
-POLL_7.2 := nullb_poll,nullb_zoned_poll,dm_linear_poll,dm_stripe_poll,dm_crypt_poll,dm_delay_poll,dm_flakey_poll,dm_thin_poll,dm_cache_poll,dm_raid1_poll,dm_zoned_poll,md_raid5_poll_refused,nvme_poll_shared_queue
-MDRAID_7.2 := raid10_near2_resync_check_repair,raid10_far2_resync_check_repair,raid10_offset2_resync_check_repair,raid10_near3_5disks_resync_check_repair,raid10_far2_5disks_resync_check_repair
+POLL_7.2 := nullb_poll,dm_linear_poll,dm_stripe_poll,dm_crypt_poll,dm_delay_poll,dm_flakey_poll,dm_thin_poll,dm_cache_poll,dm_raid1_poll,dm_zoned_poll,md_raid5_poll_refused,nvme_poll_shared_queue
+MDRAID_7.2 := raid10_near2_resync_check_repair,raid10_far2_resync_check_repair,raid10_offset2_resync_check_repair
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))
 RT_TESTS := dm-mpath
 # make check-smoke: what CI checks of the base it does not test fully. On
 # 6.12 the cases of what 7.2 does not have yet: md polling (raid0, raid1,
-# raid10, a member failing under polled I/O, NVMe members), raid10's
-# barrier buckets under resync, the ublk driver fixes; and one case per
-# other area.
-SMOKE_TESTS_6.12 := poll:nullb_poll,dm_linear_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll,md_raid1_poll_fail_recover,md_raid1_over_nvme_poll md-raid:raid10_near2_write_into_resync,raid10_near2_resync_check_repair dm-mpath:mpath_verify,ublk_paths_verify bfq:bfq_verify ublk:test_badcmd
+# raid10), raid10's barrier buckets under a resync, the ublk driver fixes
+# (dm-rq and bfq are the same code on both bases and run fully on 7.2).
+SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll md-raid:raid10_near2_write_into_resync ublk:test_badcmd
 SMOKE_TESTS_7.2 := poll:nullb_poll,dm_linear_poll,dm_flakey_poll md-raid:raid10_near2_resync_check_repair dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify bfq:bfq_verify ublk:test_generic_18
 SMOKE_TESTS := $(SMOKE_TESTS_$(BASE))
 # CI: the full check on one base, the smoke check on the other. The whole

@@ -173,25 +173,6 @@ dmz_format() {
 }
 
 # dm-zoned reads and writes through clones it submits from a work queue
-# A zoned null_blk emulates its zones for polled writes too: 1M of polled
-# sequential writes at the start of the first sequential zone (16M zones, 8
-# conventional) moves its write pointer, so a write at the zone's start
-# fails afterwards (unaligned write) and one at the new pointer succeeds.
-case_nullb_zoned_poll() {
-	local z=$((8 * 16)) zw="--name=w --filename=/dev/nullb1 --ioengine=io_uring
-		--direct=1 --rw=write --iodepth=1 --allow_file_create=0
-		--output-format=terse"
-	nullb nullb1 size=512 zoned=1 zone_size=16 zone_nr_conv=8 poll_queues=2
-	# shellcheck disable=SC2086
-	run fio $zw --hipri=1 --bs=64k --offset=${z}M --size=1M
-	allow_kernel "I/O error, dev nullb1"
-	# shellcheck disable=SC2086
-	expect_fail fio $zw --bs=4k --offset=${z}M --size=4k
-	# shellcheck disable=SC2086
-	run fio $zw --bs=64k --offset=$((z + 1))M --size=64k
-	assert_polled nullb1
-}
-
 case_dm_zoned_poll() {
 	nullb nullb1 size=512 zoned=1 zone_size=16 zone_nr_conv=8 poll_queues=2
 	dmz_format /dev/nullb1
@@ -508,7 +489,7 @@ case_md_raid10_poll_reshape() {
 	assert_polled nullb1 nullb2 nullb3 nullb4
 }
 
-run_cases nullb_poll nullb_zoned_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
+run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
