@@ -67,9 +67,10 @@ demo: build
 		-p tests -- sh -c 'cd /blkfast/tests && sh ./demo'
 
 # The in-guest tests on the debug kernel: T="poll md-raid:raid1_resync" picks
-# areas and cases, N=20 runs each case 20 times (tests/run -n).
+# areas and cases, N=20 runs each case 20 times (tests/run -n); without T,
+# the cases make check runs on the debug kernel of BASE (DEBUG_TESTS_$(BASE)).
 test: build-debug
-	@tests/run $(if $(N),-n $(N)) $(T)
+	@tests/run $(if $(N),-n $(N)) $(or $(T),$(DEBUG_TESTS))
 
 # The same on the distribution-like kernel (PREEMPT_RT, lockdep, modules),
 # by default the cases make check runs there.

@@ -205,12 +205,12 @@ ublk_paths() {
 # Two kublk servers exist: the series' own on 6.12
 # (tools/testing/selftests/ublk_abi: "add -f FILE" prints the id, "list"
 # prints "dev ID: ... pid PID ...") and mainline's on 7.x
-# (tools/testing/selftests/ublk, next to its test_common.sh: "add FILE"
+# (tools/testing/selftests/ublk, with fault_inject.c among its sources: "add FILE"
 # prints "dev id ID: ...", "list -n ID" prints "... daemon pid PID ...").
 # kublk_add_loop FILE: a ublk loop device with 2 queues on FILE, its id.
 kublk_add_loop() {
 	local out
-	if [ -f /blkfast/ublk/test_common.sh ]; then
+	if [ -f /blkfast/ublk/fault_inject.c ]; then
 		out=$(${UBLK_CPUS:+taskset -c $UBLK_CPUS} "$KUBLK" add -t loop \
 			-q 2 "$1") || return 1
 		echo "$out" | sed -n 's/^dev id \([0-9]*\):.*/\1/p'
@@ -222,7 +222,7 @@ kublk_add_loop() {
 
 # server_pid ID: the pid of the server of /dev/ublkbID.
 server_pid() {
-	if [ -f /blkfast/ublk/test_common.sh ]; then
+	if [ -f /blkfast/ublk/fault_inject.c ]; then
 		"$KUBLK" list -n "$1" | sed -n 's/.* daemon pid \([0-9]*\) .*/\1/p'
 	else
 		"$KUBLK" list | sed -n "s/^dev $1: .* pid \([0-9]*\) .*/\1/p"
