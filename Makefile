@@ -4,14 +4,14 @@
 #                   build, boot the patched kernel and show the demo table
 #   make check      checkpatch, clean apply, per-commit builds, distribution-like
 #                   build, debug kernel, the runner's self-test, the tests
-#   make bench      base vs patched kernel, build/bench/report.md
+#   make bench      base vs patched kernel, build/$(BASE)/bench/report.md
 #
 # BASE=7.2 or BASE=6.12 (the default) picks the series: patches/$(BASE)/,
 # built in build/$(BASE)/. make ci is what CI runs: make check on one base,
 # make check-smoke on the other.
 #
 # Steps one at a time: deps fetch tree build build-debug demo test export
-# checkpatch bisect distro-build combined-patch shell. KSRC=/path/to/linux
+# checkpatch bisect distro-build combined-patch release shell. KSRC=/path/to/linux
 # uses your own v6.12.y or v7.2.y tree as the base; JOBS=N sets make -j
 # (default: the number of CPUs).
 #
