@@ -6,7 +6,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # series, cover-letter, checkpatch-exceptions and base (the pin); everything
 # built from it goes to build/$BASE/. Tools that do not depend on the kernel
 # (fio, liburing: build/test-tools) are shared.
-BASE=${BASE:-6.12}
+BASE=${BASE:-7.2}
 SERIES=$TOP/patches/$BASE
 [ -f "$SERIES/base" ] || { echo "no series for BASE=$BASE (there are: $(cd "$TOP/patches" && ls -d */ | tr -d / | paste -sd' '))" >&2; exit 2; }
 BUILD=$TOP/build/$BASE
