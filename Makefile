@@ -163,8 +163,8 @@ bench: deps tree
 combined-patch: tree
 	@$(S)/combined-patch
 
-# tag blkfast-$(BASE)-N and write the quilt tarball, the combined patch and
-# their sha256 to build/$(BASE)/release/ (N: RELEASE in patches/$(BASE)/base)
+# write the quilt tarball and the combined patch to build/$(BASE)/release/ and
+# their sha256 to releases/; run again once that is committed to tag blkfast-$(BASE)-N
 release: tree
 	@$(S)/release
 

@@ -51,6 +51,8 @@ dm-mpath-timer       dm_mpath_timer     nullb-nomem-timer    --hipri=0 variants=
 none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+none-batch      sched_none  -              --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
+bfq-batch       sched_bfq   none-batch     --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-nvme-irq     md_nvme     nvme-irq       --hipri=0 variants=j1-qd32

@@ -573,12 +573,14 @@ fail_readd_under_io() {
 # raid1_remove_disk() moves the replacement down under freeze_array(), which
 # waits for the writes submitted after the read. The read fails first;
 # raid1d fails nullb2 (failfast) and sends the read to nullb4 while the
-# array is frozen, or just after: it must neither fail with EAGAIN
-# (io_uring submits with REQ_NOWAIT) nor wait for a freeze that waits for
-# it. Then the replacement recovers the first 1.1 MiB, the read's blocks
-# included: raid1 raises the barrier of the retried read's bucket again,
-# which hangs if the retry left nr_pending or nr_queued unbalanced (the
-# rest of the recovery would take half a minute at these latencies).
+# array is frozen, or just after: it must neither fail with EAGAIN (6.12,
+# where io_uring's reads carry REQ_NOWAIT to raid1) nor wait for a freeze
+# that waits for it (7.2: a hang). Then the replacement recovers the first
+# 1.1 MiB, the read's blocks included: raid1 raises the barrier of the
+# retried read's bucket again, which hangs if the retry left nr_pending
+# unbalanced (the rest of the recovery would take half a minute at these
+# latencies), and a write to suspend_lo quiesces the array, a freeze that
+# waits for every bucket's count.
 # failed_while_frozen: in this case's kernel log, the read failed on nullb2
 # (and went to raid1d) before the write to nullb1's slot returned.
 failed_while_frozen() {
@@ -637,6 +639,7 @@ read_retry_during_freeze() {
 	echo idle > "$d/sync_action"
 	wait_for "[ \$(sync_done) -ge 2304 ]" 60
 	echo frozen > "$d/sync_action"
+	echo 0 > "$d/suspend_lo" || fail "cannot quiesce the array (suspend_lo)"
 }
 
 case_raid1_resync()      { verify_during_resync 1 2; }
