@@ -96,8 +96,9 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # discards) and the resync read fix. The cases of targets that poll on 7.2
 # as they are (dm-linear, dm-stripe, dm-delay, dm-thin), NVMe's shared poll
 # queue, raid5's refusal, mainline's test_null_01 and the other md-raid
-# layouts and raid1's read retried during a freeze (93 s) are left to make
-# test T=..., to keep CI within its hour.
+# layouts, raid1's read retried during a freeze (93 s) and dm-inlinecrypt's
+# polled writes through blk-crypto-fallback (20 s) are left to make test
+# T=..., to keep CI within its hour.
 POLL_7.2 := nullb_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll,dm_crypt_poll,dm_flakey_poll,dm_cache_poll,dm_raid1_poll,dm_zoned_poll
 MDRAID_7.2 := raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_17,test_generic_18
