@@ -172,7 +172,6 @@ dmz_format() {
 	done
 }
 
-# dm-zoned reads and writes through clones it submits from a work queue
 # dm-inlinecrypt over null_blk, which has no inline encryption: the block
 # layer's crypto fallback encrypts every write into bios of its own (7.2 and
 # later; the target is not in 6.12). The fallback refuses an XTS key whose
@@ -189,6 +188,7 @@ case_dm_inlinecrypt_poll() {
 	assert_polled nullb1
 }
 
+# dm-zoned reads and writes through clones it submits from a work queue
 case_dm_zoned_poll() {
 	nullb nullb1 size=512 zoned=1 zone_size=16 zone_nr_conv=8 poll_queues=2
 	dmz_format /dev/nullb1
