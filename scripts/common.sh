@@ -19,6 +19,24 @@ IDENT_NAME="blkfast developers"
 IDENT_EMAIL="dev@blkfast.invalid"
 JOBS=${JOBS:-$(nproc)}
 
+# What survives a fresh clone on the same machine: the base's download and
+# ccache's objects, in BLKFAST_CACHE (default ~/.cache/blkfast), never the
+# kernel trees or object directories. Every kernel build compiles through
+# ccache when the host has it (make deps installs it): ccache finds an object
+# by a hash of the compiler, its options and the preprocessed source (or, in
+# its direct mode, of the source and every header it read), so an object is
+# reused only for the same input; a cold cache (a new machine) only builds
+# slower. CCACHE_BASEDIR makes the clone's absolute paths relative in the
+# hash and in the dependency files, so that another clone of the repository
+# hits the same objects. BLKFAST_CCACHE=0 builds without it.
+CACHE=${BLKFAST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/blkfast}
+KMAKE=(make)
+if [ "${BLKFAST_CCACHE:-1}" = 1 ] && command -v ccache >/dev/null; then
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$TOP
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
+	KMAKE=(make CC="ccache gcc" HOSTCC="ccache gcc")
+fi
+
 # One format for every patch the scripts write or compare: no numbering, no
 # commit ids and no git version, so that an unchanged commit exports to an
 # unchanged file.
@@ -59,11 +77,13 @@ build_id() {
 
 # warnings LOG...: the compiler's, the linker's and modpost's warnings in
 # build logs, one per line as "path: warning: message [-Wflag]" (no line
-# numbers, no tree or object directory prefix), sorted, repeats kept, so that
+# numbers, no tree or object directory prefix, absolute or, through ccache's
+# CCACHE_BASEDIR, relative to the object directory), sorted, repeats kept, so that
 # the same warnings compare equal at two commits.
 warnings() {
 	{ grep -hE ': warning: |^WARNING: ' "$@" || true; } |
-		sed -E 's,[^ ]*/build/([^/ ]*/)?(linux[^/ ]*|obj/[^/ ]*)/,,g; s,^([^: ]+):[0-9]+(:[0-9]+)?: ,\1: ,' | sort
+		sed -E 's,[^ ]*/build/([^/ ]*/)?(linux[^/ ]*|obj/[^/ ]*)/,,g; s,(^|[ (])(\.\./)+(linux[^/ ]*|obj/[^/ ]*)/,\1,g
+			s,^([^: ]+):[0-9]+(:[0-9]+)?: ,\1: ,' | sort
 }
 
 # new_warnings TIP BASE: the lines of the sorted list TIP that occur in it more
