@@ -3,8 +3,9 @@
 
     bench/report.py [DIR]
 
-Reads DIR/raw-KERNEL.txt (DIR defaults to build/$BASE/bench), the output of
-bench/workloads.sh on each kernel (with bench/run's BENCH-HOST lines), and
+Reads DIR/raw-KERNEL.txt (DIR defaults to build/$BASE/bench; BASE, like the
+Makefile's, to its "export BASE ?=" line), the output of bench/workloads.sh
+on each kernel (with bench/run's BENCH-HOST lines), and
 writes into DIR:
   results.json  one record per workload, variant, kernel and metric with every
                 repetition and its boot and round, median, min and max; a
@@ -19,6 +20,7 @@ per pair of boots (see pooling()).
 import glob
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -542,9 +544,19 @@ def svg(t):
     return "\n".join(o) + "\n"
 
 
+def default_base(top):
+    """The Makefile's default BASE (its "export BASE ?= ..." line)."""
+    with open(os.path.join(top, "Makefile")) as f:
+        for line in f:
+            m = re.match(r"export BASE \?= *(\S+)", line)
+            if m:
+                return m.group(1)
+    sys.exit("report.py: no default BASE in the Makefile; set BASE")
+
+
 def main():
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    base = os.environ.get("BASE", "6.12")
+    base = os.environ.get("BASE") or default_base(top)
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.join(top, "build", base, "bench")
     paths = glob.glob(os.path.join(d, "raw-*.txt"))
     if not paths:

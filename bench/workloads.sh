@@ -236,16 +236,31 @@ setup_sched() {
 setup_sched_none() { setup_sched none; }
 setup_sched_mq_deadline() { setup_sched mq-deadline; }
 setup_sched_bfq() { setup_sched bfq; }
-# ublk: the null target of the series' selftest server (bench/run puts it in
-# /blkfast/ublk), one queue, in the given data-copy mode
+# ublk: the null target of the ublk selftests' server (bench/run builds it
+# and puts it in /blkfast/ublk), one queue, in the given data-copy mode. Two
+# servers exist, with other options: the 6.12 series' own
+# (tools/testing/selftests/ublk_abi: "add -t null -m MODE" prints the id)
+# and mainline's on 7.x (tools/testing/selftests/ublk, told apart by its
+# fault_inject.c: plain, -g for need_get_data, -u for user_copy; "add"
+# prints "dev id ID: ...").
 KUBLK=${KUBLK:-/blkfast/ublk/kublk}
 UBLK_ID=""
 setup_ublk() {
+	local opt="" cmd out
 	[ -x "$KUBLK" ] || { SKIP="no ublk server ($KUBLK)"; return; }
-	UBLK_ID=$("$KUBLK" add -t null -m "$1" -q 1 -d 64) ||
-		{ SKIP="kublk add -t null -m $1 failed"; return; }
-	SETUP="ublk null target, $1 mode, 1 queue of depth 64 (kublk add -t null -m $1 -q 1 -d 64)"
+	if [ -f "$(dirname "$KUBLK")/fault_inject.c" ]; then
+		case $1 in need_get_data) opt=-g ;; user_copy) opt=-u ;; esac
+		cmd="$KUBLK add -t null -q 1 -d 64${opt:+ $opt}"
+		out=$($cmd) || { SKIP="$cmd failed"; return; }
+		UBLK_ID=$(echo "$out" | sed -n 's/^dev id \([0-9]*\):.*/\1/p')
+	else
+		cmd="$KUBLK add -t null -m $1 -q 1 -d 64"
+		UBLK_ID=$($cmd) || { SKIP="$cmd failed"; return; }
+	fi
+	[ -n "$UBLK_ID" ] || { SKIP="$cmd printed no device id"; return; }
+	SETUP="ublk null target, $1 mode, 1 queue of depth 64 ($cmd)"
 	DEV=/dev/ublkb$UBLK_ID
+	wait_for "[ -b $DEV ]"
 }
 setup_ublk_plain() { setup_ublk plain; }
 setup_ublk_need_get_data() { setup_ublk need_get_data; }
