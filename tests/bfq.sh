@@ -3,23 +3,33 @@
 # its data, its cgroup weights and its cgroup statistics.
 . ./lib.sh
 
+# The scheduler is switched 12 times (bfq, mq-deadline, none, four times
+# over) while fio writes and verifies; each switch counts only if fio still
+# runs once it is done (a switch freezes the queue: the I/O in flight
+# completes under the old scheduler, the next under the new one). fio ends
+# before the twelfth: the race is lost, and fio runs longer the next time.
 case_switch_under_load() {
 	local s i=0 pid
 	nullb nullb1
 	fio_verify /dev/nullb1 --rw=randrw --size=64M --numjobs=2 \
-		--offset_increment=64M --time_based=0 &
+		--offset_increment=64M --time_based=0 --loops="$(slower 1)" &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
+	while [ "$i" -lt 12 ]; do
 		for s in bfq mq-deadline none; do
 			echo "$s" > /sys/block/nullb1/queue/scheduler ||
 				fail "cannot switch to $s"
+			grep -q "\[$s\]" /sys/block/nullb1/queue/scheduler ||
+				fail "the scheduler is not $s: $(cat /sys/block/nullb1/queue/scheduler)"
+			if ! kill -0 "$pid" 2>/dev/null; then
+				wait "$pid" || fail "fio failed while the scheduler was switched"
+				race_lost "fio ended after $i switches, before the twelfth"
+			fi
 			i=$((i + 1))
 			sleep 0.3
 		done
 	done
 	wait "$pid" || fail "fio failed while the scheduler was switched"
-	log "switched scheduler $i times"
-	[ "$i" -ge 3 ] || fail "fio ended before all schedulers were tried"
+	log "switched the scheduler $i times under fio"
 }
 
 case_bfq_verify() {
@@ -149,25 +159,36 @@ case_merges() {
 		fail "$reads requests and $merges merges for 2048 bios"
 }
 
-# cgroup create/remove churn under I/O with bfq: 20 rounds in which a
-# reader (fio, one thread, 16 reads in flight on a device slowed to
-# 0.2 ms and 4 tags a request, so that its reads wait in bfq) starts in a
-# new cgroup v2 group, is moved back to the root while its reads are
+# cgroup create/remove churn under I/O with bfq: 8 rounds in which a
+# reader (fio, one thread, 16 reads in flight) starts in a new cgroup v2
+# group on nullb1, a device so slow (one tag, 100 ms a request) that its
+# reads wait in bfq; once its first reads completed in the group, the
+# reader is stopped (SIGSTOP: its next request would move its queue to the
+# root group itself), moved back to the root while its reads are still
 # queued, and the group is removed at once: bfq_pd_offline() then finds
-# the reader's queue active in the dying group and reparents it, and the
-# statistics of both groups are updated under bfqd->lock meanwhile. fio
-# verifies its data in the root group all along. Asserts that fio ran
-# through the whole churn (else it runs again with more loops), the data,
-# that every group went, and (tests/run) a clean kernel log. That the
-# reparenting ran is not visible from user space.
+# the reader's queue active in the dying group and reparents it. All along
+# fio writes and verifies small runs of data on the same device from the
+# root group, one after the other until the churn is over, so that bfq
+# serves both groups and their statistics change under bfqd->lock.
+# Asserts the data, that every group went, that bfq reparented queues that
+# were active in a dying group (bfq_reparent_leaf_entity(), counted with a
+# kprobe: user space cannot see it; the earlier form of this case, which
+# moved a reader that had not started its I/O yet, never reparented
+# anything), and (tests/run) a clean kernel log.
 case_cgroup_churn() {
-	local cg=/sys/fs/cgroup i pid rpid n=20
-	nullb nullb1 submit_queues=1 irqmode=2 completion_nsec=200000 hw_queue_depth=4
+	local cg=/sys/fs/cgroup i pid rpid n=8 moved
+	nullb nullb1 submit_queues=1 irqmode=2 completion_nsec=100000000 hw_queue_depth=1
 	echo bfq > /sys/block/nullb1/queue/scheduler
 	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
 	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
-	fio_verify /dev/nullb1 --rw=randrw --size=16M --numjobs=2 \
-		--offset_increment=16M --time_based=0 --loops="$(slower 4)" &
+	probe_add reparent bfq_reparent_leaf_entity
+	rm -f /tmp/churn-done
+	(
+		while [ ! -e /tmp/churn-done ]; do
+			fio_verify /dev/nullb1 --rw=randwrite --bs=16k --iodepth=4 \
+				--size=256k
+		done
+	) &
 	pid=$!
 	i=0
 	while [ "$i" -lt "$n" ]; do
@@ -180,20 +201,27 @@ case_cgroup_churn() {
 			--offset=64M --size=64M --time_based --runtime=60 \
 			--allow_file_create=0 --output=/dev/null" &
 		rpid=$!
-		sleep 0.5
+		# its first reads completed in the group (fio starts slowly
+		# under TCG), and the rest of its 16 wait in bfq
+		wait_for "grep -q ' rios=[1-9]' $cg/churn$i/io.stat" 60
 		kill -0 "$rpid" 2>/dev/null || fail "the reader in churn$i ended early"
+		kill -STOP "$rpid"
 		echo "$rpid" > "$cg/cgroup.procs" ||
 			fail "cannot move the reader out of churn$i"
 		rmdir "$cg/churn$i" || fail "cannot remove cgroup churn$i"
+		kill -CONT "$rpid"
 		kill "$rpid"
-		wait "$rpid" || true
+		wait "$rpid" 2>/dev/null || true
 		i=$((i + 1))
 	done
-	overlap "kill -0 $pid 2>/dev/null" "fio ended before the churn did"
+	: > /tmp/churn-done
 	wait "$pid" || fail "fio failed during the churn: $(cat /tmp/fio.out)"
+	rm -f /tmp/churn-done
 	echo -io > "$cg/cgroup.subtree_control"
 	[ -z "$(ls -d "$cg"/churn* 2>/dev/null)" ] || fail "groups left: $(ls -d "$cg"/churn*)"
-	log "$n groups created, used and removed under fio"
+	moved=$(probe_hits reparent)
+	log "$n groups created, used and removed under fio; $moved active queues reparented"
+	[ "$moved" -gt 0 ] || fail "no group was removed with an active queue: nothing was reparented"
 }
 
 # blkio_read FILE DEV: the "Read" figure of DEV in a cgroup v1 rwstat file.

@@ -28,6 +28,13 @@ mpath() {
 	dm_create mp "0 $(sectors loop0) multipath ${1:-0} 0 1 1 round-robin 0 2 1 /dev/loop0 1 /dev/loop1 1"
 }
 
+# path_ios PATH: reads and writes PATH (loop0, ublkb1, ...) has completed.
+path_ios() { awk '{print $1 + $5}' "/sys/block/$1/stat"; }
+
+# mp_dev: mp's block device name (dm-N), for its sysfs files and its
+# kernel messages.
+mp_dev() { dmsetup info -c --noheadings -o blkdevname mp; }
+
 # ios_done: reads and writes the dm device has completed.
 ios_done() {
 	local d
@@ -76,16 +83,22 @@ case_mpath_service_time_verify() {
 }
 
 # Paths of 4 tags under 64 I/Os in flight: clones often find no tag, and
-# dm-mpath requeues the original request (BLK_STS_RESOURCE).
+# dm-mpath requeues the original request (BLK_STS_RESOURCE). The requeues
+# are counted: multipath_clone_and_map() returning DM_MAPIO_REQUEUE (2) or
+# DM_MAPIO_DELAY_REQUEUE (3).
 case_mpath_requeue_verify() {
-	local p
+	local p n
 	mpath
 	for p in loop0 loop1; do
 		echo 4 > "/sys/block/$p/queue/nr_requests" ||
 			fail "cannot set nr_requests of $p"
 	done
+	probe_add requeue "r multipath_clone_and_map ret=\$retval:s32" "ret == 2 || ret == 3"
 	fio_verify /dev/mapper/mp --rw=randrw --numjobs=2 --iodepth=32 \
 		--size=16M --offset_increment=16M
+	n=$(probe_hits requeue)
+	log "$n requests requeued for want of a clone"
+	[ "$n" -gt 0 ] || fail "no request was requeued: the paths never ran out of tags"
 }
 
 # Each path fails and comes back while fio writes and verifies.
@@ -104,32 +117,61 @@ case_mpath_fail_reinstate() {
 	wait "$FIO_PID" || fail "fio failed across path failures"
 }
 
+# only_on PATH OTHER: after the I/O in flight at a switch has completed
+# (100 I/Os), the next 200 I/Os on mp all go to PATH, none to OTHER.
+only_on() {
+	local a b
+	io_flows 100
+	a=$(path_ios "$1") b=$(path_ios "$2")
+	io_flows 200
+	a=$(($(path_ios "$1") - a)) b=$(($(path_ios "$2") - b))
+	log "$1: $a I/Os, $2: $b I/Os"
+	[ "$a" -gt 0 ] && [ "$b" = 0 ] ||
+		fail "I/O went to $2 ($b) and $1 ($a), expected $1 alone"
+}
+
 # Two priority groups of one path each: a failed path moves I/O to the
-# other group, switch_group moves it back.
+# other group, switch_group moves it back; after each step the I/O goes to
+# the path of the group that should have it, and to that path only.
 case_mpath_group_switch() {
 	mpath_paths
 	dm_create mp "0 $(sectors loop0) multipath 0 0 2 1 round-robin 0 1 1 /dev/loop0 1 round-robin 0 1 1 /dev/loop1 1"
-	fio_bg
-	io_flows
+	fio_bg --size="$(slower 32)M"
+	only_on loop0 loop1
 	run dmsetup message mp 0 fail_path /dev/loop0
-	io_flows
+	only_on loop1 loop0
 	run dmsetup message mp 0 reinstate_path /dev/loop0
 	run dmsetup message mp 0 switch_group 1
-	io_flows
+	only_on loop0 loop1
 	run dmsetup message mp 0 switch_group 2
-	io_flows
+	only_on loop1 loop0
 	wait "$FIO_PID" || fail "fio failed across group switches"
 }
 
-# queue_if_no_path: with every path failed I/O waits; it resumes, verified,
-# when a path comes back.
+# queue_if_no_path: with every path failed I/O waits (fio runs on, and for
+# 2 s neither mp nor a path completes any I/O; the waiting requests are not
+# "in flight" for /sys/block/dm-N/inflight, dm-mpath requeues them); it
+# resumes, verified, when a path comes back.
 case_mpath_queue_if_no_path() {
+	local rc=0 io0 p0 p1
 	mpath "1 queue_if_no_path"
-	fio_bg
+	fio_bg --size="$(slower 16)M"
 	io_flows
 	run dmsetup message mp 0 fail_path /dev/loop0
 	run dmsetup message mp 0 fail_path /dev/loop1
+	# the requests the paths had complete; what fio sends now waits
+	sleep 1
+	if ! kill -0 "$FIO_PID" 2>/dev/null; then
+		wait "$FIO_PID" || rc=$?
+		[ "$rc" = 0 ] || fail "fio failed when the paths failed"
+		race_lost "fio ended before the paths failed"
+	fi
+	io0=$(ios_done) p0=$(path_ios loop0) p1=$(path_ios loop1)
 	sleep 2
+	[ "$(ios_done)" = "$io0" ] ||
+		fail "$(($(ios_done) - io0)) I/Os completed on mp while it had no path"
+	[ "$(path_ios loop0)" = "$p0" ] && [ "$(path_ios loop1)" = "$p1" ] ||
+		fail "I/O reached a failed path"
 	kill -0 "$FIO_PID" 2>/dev/null || fail "fio ended while I/O had no path"
 	run dmsetup message mp 0 reinstate_path /dev/loop1
 	wait "$FIO_PID" || fail "fio failed after a path came back"
@@ -140,7 +182,7 @@ case_mpath_queue_if_no_path() {
 # flight included; once a path is back the device works again.
 case_mpath_no_path_fails() {
 	mpath
-	allow_kernel "I/O error, dev dm-"
+	allow_kernel "I/O error, dev $(mp_dev),"
 	fio_bg
 	io_flows
 	run dmsetup message mp 0 fail_path /dev/loop0
@@ -260,6 +302,12 @@ bio_frees_stop() {
 		awk '{ n += $1; c = c " " substr($2, 6) "x" $1 } END { print n + 0 c }'
 }
 
+# bio_frees_by COMM SLAB: of the frees bio_frees_stop counted, those to SLAB (bio-N)
+# by tasks named COMM.
+bio_frees_by() {
+	grep -E "^ *$1-[0-9]+ .* name=$2\$" "$T/trace" | wc -l
+}
+
 # most_freed "COUNT SLABxN...": the slab with the most frees.
 most_freed() {
 	shift
@@ -342,7 +390,7 @@ case_ublk_paths_verify() {
 case_ublk_path_killed() {
 	local pid
 	ublk_paths
-	allow_kernel "I/O error, dev ublkb"
+	allow_kernel "I/O error, dev ublkb$UBLK_A,"
 	fio_bg --size=32M --rw=randrw --iodepth=32
 	io_flows 2000
 	pid=$(server_pid "$UBLK_A")
@@ -365,7 +413,7 @@ case_ublk_path_killed() {
 # stays, requeued), the table reloaded and the device resumed: the I/O goes
 # on. fio must verify its data and still run at the last reload.
 case_ublk_reload_under_io() {
-	local i a b t rr st slab out
+	local i a b t rr st slab out n
 	UBLK_CPUS=1 ublk_paths
 	slab=$(clone_slab) || exit 1
 	a=/dev/ublkb$UBLK_A b=/dev/ublkb$UBLK_B
@@ -375,18 +423,21 @@ case_ublk_reload_under_io() {
 	# kernel without KASAN too
 	fio_bg --size="$(slower 32)M" --rw=randrw --iodepth=32 --rate_iops=1000 \
 		--cpus_allowed=1
-	bio_frees_start
 	for i in 1 2 3 4; do
 		io_flows
 		if [ $((i % 2)) = 1 ]; then t=$st; else t=$rr; fi
 		run dmsetup reload mp --table "$t"
+		bio_frees_start
 		run dmsetup resume mp
+		out=$(bio_frees_stop) || exit 1
+		# the prune of the suspend that the resume of a new table
+		# does, in dmsetup's ioctl: the frees by dmsetup (clones
+		# that kblockd dispatched on CPU 0 overflow CPU 1's cache and
+		# are freed too, by other tasks, whenever)
+		n=$(bio_frees_by dmsetup "$slab")
+		log "reload $i under I/O: $n clone bios freed to $slab by the suspend (all: $out)"
+		[ "$n" -gt 0 ] || fail "the suspend of reload $i freed no cached clone bio"
 	done
-	out=$(bio_frees_stop) || exit 1
-	# logged, not asserted: besides the suspends' prunes, clones that
-	# kblockd dispatched on CPU 0 (dm runs its queue asynchronously on
-	# any CPU) overflow CPU 1's cache; ublk_paths_verify asserts the prune
-	log "4 reloads under I/O: $(slab_frees "$slab" $out) clone bios freed to $slab"
 	io_flows
 	run dmsetup message mp 0 fail_path "$a"
 	run dmsetup message mp 0 fail_path "$b"
@@ -404,7 +455,7 @@ case_ublk_reload_under_io() {
 # once fio closes it. fio must fail (not hang), the device must go.
 case_ublk_remove_under_io() {
 	ublk_paths
-	allow_kernel "I/O error, dev dm-"
+	allow_kernel "I/O error, dev $(mp_dev),"
 	fio_bg --size="$(slower 32)M" --rw=randrw --iodepth=32
 	io_flows
 	run dmsetup remove --force --deferred mp

@@ -71,6 +71,27 @@ allow_kernel() {
 	log "allowed in the kernel log: $*"
 }
 
+# member_faults DEV...: the case injects errors on these devices (bad
+# blocks, a dm "error" table): their I/O errors (not a timeout: a request
+# stranded on the faulted member still fails the case), md's retries of
+# them, md failing them and errors counted on them (md_state_check) are
+# expected, and so are md's redirections of the retried reads, which name
+# the mirror the read goes to (raid1: "redirecting sector N to other
+# mirror: DEV", raid10: "DEV: redirecting sector N to another mirror"), so
+# they cannot name the faulted one. Every other device stays checked: an
+# I/O error, a retry or a failure of another member still fails the case,
+# as far as the kernel prints it (these messages are rate-limited: a burst
+# on the faulted member can hide another's; md_state_check then still
+# sees that member's error count).
+member_faults() {
+	local d
+	for d; do
+		allow_kernel "I/O error, dev $d,|: $d: (rescheduling sector|unrecoverable I/O read error|Raid device exceeded read_error threshold|Failing raid device)|Disk failure on $d,|read error corrected [(][0-9]+ sectors at [0-9]+ on $d[)]"
+		MEMBER_ERRORS="${MEMBER_ERRORS:+$MEMBER_ERRORS }$d"
+	done
+	allow_kernel "md/raid1[0]?:md[0-9]+: ([^ ]+: )?redirecting sector [0-9]+ to (other mirror: |another mirror)"
+}
+
 # kernel_log_bad: from stdin, the lines that fail a case: kernel-bad.txt, and
 # with CHECK_STRANDED=1 kernel-stranded.txt unless allow_kernel allowed them.
 kernel_log_bad() {
@@ -199,19 +220,49 @@ md_wait() {
 	wait_for "grep -q idle /sys/block/${1#/dev/}/md/sync_action" 300
 }
 
-# md_check_clean DEV: a "check" over the whole mirror finds no mismatch.
+# md_ended MD ACTION [STATE]: how often the kernel log says that MD's
+# ACTION (check, repair, resync, recover, reshape: md_sync_action_name(),
+# on 6.12 and 7.2 alike) ended as STATE ("done": it ran to its end;
+# "interrupted"; default either).
+md_ended() {
+	dmesg | grep -cE "md: $1: $2 ${3:-(done|interrupted)}\.\$" || true
+}
+
+# md_sync_to_end DEV ACTION: start ACTION on DEV, wait for its end, and
+# fail unless it ran to its end: once more "ACTION done" in the kernel log,
+# and last_sync_action ACTION (a mismatch_cnt of an interrupted or never
+# started check says nothing).
+md_sync_to_end() {
+	local md=${1#/dev/} done0 int0 d
+	d=/sys/block/$md/md
+	md_wait "/dev/$md"
+	# the whole array: an interrupted sync leaves sync_min where it stopped
+	echo 0 > "$d/sync_min" && echo max > "$d/sync_max" ||
+		fail "$md: cannot reset sync_min and sync_max"
+	done0=$(md_ended "$md" "$2" done) int0=$(md_ended "$md" "$2" interrupted)
+	echo "$2" > "$d/sync_action" || fail "$md: cannot start a $2"
+	wait_for "[ \$(md_ended $md $2) -gt $((done0 + int0)) ]" 300
+	md_wait "/dev/$md"
+	if [ "$(md_ended "$md" "$2" interrupted)" != "$int0" ]; then
+		log "$(case_kernel_log | grep "md: $md: $2 " | tail -n 1)"
+		fail "$md: the $2 was interrupted"
+	fi
+	[ "$(cat "/sys/block/$md/md/last_sync_action")" = "$2" ] ||
+		fail "$md: last_sync_action is $(cat "/sys/block/$md/md/last_sync_action"), not $2"
+}
+
+# md_check_clean DEV: a "check" over the whole mirror ran to its end and
+# found no mismatch.
 md_check_clean() {
 	local md=${1#/dev/} cnt
-	md_wait "/dev/$md"
-	echo check > "/sys/block/$md/md/sync_action"
-	md_wait "/dev/$md"
+	md_sync_to_end "/dev/$md" check
 	cnt=$(cat "/sys/block/$md/md/mismatch_cnt")
 	[ "$cnt" = 0 ] || fail "$md: mismatch_cnt is $cnt after check"
 }
 
 # md_state_check: every md array is clean or active, no member counted an
-# error or has a bad block, unless the case said it injects errors
-# (MEMBER_ERRORS=allowed).
+# error or has a bad block, but for the members the case injects errors on
+# (member_faults: MEMBER_ERRORS).
 md_state_check() {
 	local md state d n
 	for md in /sys/block/md*/md; do
@@ -221,9 +272,9 @@ md_state_check() {
 		clean|active|active-idle) ;;
 		*) fail "${md%/md}: array_state is $state at the end of the case" ;;
 		esac
-		[ "${MEMBER_ERRORS:-}" = allowed ] && continue
 		for d in "$md"/dev-*; do
 			[ -d "$d" ] || continue
+			case " ${MEMBER_ERRORS:-} " in *" ${d##*/dev-} "*) continue ;; esac
 			n=$(cat "$d/errors")
 			[ "$n" = 0 ] || fail "${d##*/} of ${md%/md}: $n errors"
 			[ -z "$(cat "$d/bad_blocks" 2>/dev/null)" ] ||
@@ -244,36 +295,137 @@ nvme_io_irqs() {
 # nvme_ios: reads and writes completed on nvme0n1 so far.
 nvme_ios() { awk '{ print $1 + $5 }' /sys/block/nvme0n1/stat; }
 
-# poll_mark: remember the NVMe disk's I/Os and interrupts, for assert_polled.
+# poll_mark: the start of the phase whose I/O assert_polled checks: every
+# null_blk device's ->poll counters and the NVMe disk's I/Os and interrupts
+# as they are now. A case that fails, adds, replaces or reshapes a member
+# marks after that, so that polling before it cannot satisfy the check.
 poll_mark() {
-	echo "$(nvme_ios) $(nvme_io_irqs)" > /tmp/poll-mark
+	local d
+	: > /tmp/poll-mark
+	for d in "$NULLB_CFS"/*; do
+		[ -f "$d/poll_stats" ] && echo "${d##*/} $(poll_stats "${d##*/}")" >> /tmp/poll-mark
+	done
+	[ ! -b /dev/nvme0n1 ] || echo "nvme0n1 $(nvme_ios) $(nvme_io_irqs)" >> /tmp/poll-mark
 }
 
-# assert_polled DEV...: polled I/O reached DEV's poll queues and polling
-# completed it: for a null_blk device, requests completed by ->poll since it
-# was made; for nvme0n1, I/Os since poll_mark, at most half of them with an
-# interrupt. A stacked device that stopped polling fails this.
+# poll_marked DEV: DEV's two counters at poll_mark ("0 0" for a device made
+# after it, or without a mark: since its creation).
+poll_marked() {
+	awk -v d="$1" '$1 == d { print $2, $3; f = 1 } END { if (!f) print "0 0" }' \
+		/tmp/poll-mark 2>/dev/null || echo "0 0"
+}
+
+# assert_polled DEV...: since poll_mark (a device made after it, or in a
+# case without one: since its creation), polled I/O reached DEV's poll
+# queues and polling completed it: for a null_blk device, requests
+# completed by ->poll; for nvme0n1 (poll_mark required), I/Os with at most
+# one interrupt for every 20 of them (md's superblock writes go by
+# interrupt). A stacked device that stopped polling fails this.
 assert_polled() {
 	local d ios irqs
 	for d; do
 		d=${d#/dev/}
+		set -- $(poll_marked "$d")
 		case $d in
 		nullb*)
-			set -- $(poll_stats "$d")
-			[ "$2" -gt 0 ] || fail "$d: no request completed by polling ($1 ->poll calls)"
-			log "$d: $2 requests completed by $1 ->poll calls" ;;
+			set -- $(($(poll_stats "$d" | cut -d' ' -f1) - $1)) \
+				$(($(poll_stats "$d" | cut -d' ' -f2) - $2))
+			[ "$2" -gt 0 ] || fail "$d: no request completed by polling since the mark ($1 ->poll calls)"
+			log "$d: $2 requests completed by $1 ->poll calls since the mark" ;;
 		nvme0n1)
-			[ -s /tmp/poll-mark ] || fail "assert_polled nvme0n1 without poll_mark"
-			set -- $(cat /tmp/poll-mark)
+			grep -q '^nvme0n1 ' /tmp/poll-mark 2>/dev/null ||
+				fail "assert_polled nvme0n1 without poll_mark"
 			ios=$(( $(nvme_ios) - $1 )) irqs=$(( $(nvme_io_irqs) - $2 ))
 			[ "$ios" -gt 0 ] || fail "nvme0n1: no I/O since poll_mark"
-			[ "$irqs" -le $((ios / 2)) ] ||
-				fail "nvme0n1: $irqs interrupts for $ios I/Os: not polled"
-			log "nvme0n1: $ios I/Os, $irqs interrupts" ;;
+			log "nvme0n1: $ios I/Os, $irqs interrupts since the mark"
+			[ $((irqs * 20)) -le "$ios" ] ||
+				fail "nvme0n1: more than one interrupt for 20 I/Os: not polled" ;;
 		*) fail "assert_polled: cannot tell whether $d polled" ;;
 		esac
 	done
 	: > /tmp/polled-asserted
+}
+
+# --- kernel functions counted in one phase of a case, with kprobe events
+# (CONFIG_KPROBE_EVENTS; Documentation/trace/kprobetrace.rst): what user
+# space cannot see otherwise (a member out of tags, a requeue, a reparent).
+# Take probe_hits before and after the phase; run_case removes the probes.
+TRACEFS=/sys/kernel/tracing
+
+# probe_add NAME "FUNCTION" | "r FUNCTION FIELD=FETCHARG..." [FILTER]: the
+# probe event blkfast/NAME on FUNCTION's calls, or (r) its returns with the
+# fields given (e.g. ret=\$retval:s32), enabled from now on; with FILTER (on
+# those fields, e.g. "ret == 2") only the calls that match count. Fails
+# when FUNCTION cannot be probed (inlined or not in this kernel). A probe
+# without FILTER records nothing (its filter never matches): kprobe_profile
+# counts its hits, filter or not. A probe with one records the matching
+# calls in a trace buffer of 8 MiB a CPU that drops what does not fit
+# rather than overwrite what it holds (options/overwrite 0).
+probe_add() {
+	local name=$1 spec=$2 kind=p
+	[ -e "$TRACEFS/kprobe_events" ] || mount -t tracefs nodev "$TRACEFS" 2>/dev/null || true
+	[ -w "$TRACEFS/kprobe_events" ] || fail "no kprobe events (CONFIG_KPROBE_EVENTS)"
+	case $spec in "r "*) kind=r spec=${spec#r } ;; esac
+	echo "$kind:blkfast/$name $spec" >> "$TRACEFS/kprobe_events" ||
+		fail "cannot probe ${spec%% *} (inlined, or not in this kernel?)"
+	if [ -n "${3:-}" ]; then
+		echo 0 > "$TRACEFS/options/overwrite"
+		echo 8192 > "$TRACEFS/buffer_size_kb"
+		echo "$3" > "$TRACEFS/events/blkfast/$name/filter" ||
+			fail "probe $name: bad filter '$3'"
+		echo 1 > "$TRACEFS/tracing_on"
+	else
+		echo "common_pid < 0" > "$TRACEFS/events/blkfast/$name/filter"
+	fi
+	echo 1 > "$TRACEFS/events/blkfast/$name/enable" || fail "cannot enable probe $name"
+}
+
+# probe_hits NAME: the calls probe NAME counted so far: every call
+# (kprobe_profile), or for a probe with a FILTER, the matching ones it
+# recorded; if the trace buffer dropped events, that is a lower bound (the
+# case's log says so).
+probe_hits() {
+	if [ "$(cat "$TRACEFS/events/blkfast/$1/filter")" = "common_pid < 0" ]; then
+		awk -v n="$1" '$1 == n { print $2 }' "$TRACEFS/kprobe_profile"
+		return
+	fi
+	! grep -q '^dropped events: [1-9]' "$TRACEFS"/per_cpu/cpu*/stats ||
+		log "the trace buffer was full: probe $1 counted at least this" >&2
+	grep -c " $1: " "$TRACEFS/trace" || true
+}
+
+# tags_mark / tags_ran_out: that the members really ran out of tags in
+# between, counted in blk-mq: an allocation without REQ_NOWAIT that had to
+# wait for a tag (sbitmap_prepare_to_wait(), called from blk_mq_get_tag()
+# only then) or one with REQ_NOWAIT that got none (blk_mq_get_tag()
+# returned BLK_MQ_NO_TAG). Any device counts: use it where only the
+# members under test allocate requests.
+tags_mark() {
+	probe_add tagwait sbitmap_prepare_to_wait
+	probe_add notag "r blk_mq_get_tag tag=\$retval:u32" "tag == 4294967295"
+	TAGS_MARK="$(probe_hits tagwait) $(probe_hits notag)"
+}
+tags_ran_out() {
+	local w n
+	set -- $TAGS_MARK
+	w=$(($(probe_hits tagwait) - $1)) n=$(($(probe_hits notag) - $2))
+	log "members out of tags: $w waits for a tag, $n nowait allocations without one"
+	[ $((w + n)) -gt 0 ] || fail "the members never ran out of tags"
+}
+
+# probes_remove: every blkfast probe goes, and what was traced (run_case,
+# after every case).
+probes_remove() {
+	local e
+	if [ -d "$TRACEFS/events/blkfast" ]; then
+		for e in "$TRACEFS"/events/blkfast/*/enable; do echo 0 > "$e"; done
+		for e in "$TRACEFS"/events/blkfast/*/; do
+			e=${e%/}
+			echo "-:blkfast/${e##*/}" >> "$TRACEFS/kprobe_events"
+		done
+	fi
+	echo 1 > "$TRACEFS/options/overwrite"
+	echo > "$TRACEFS/trace"
 }
 
 # not_polled "WHY": this case checks no polled completion (I/O is refused, or
@@ -288,6 +440,15 @@ not_polled() {
 # up to 10 s; then what is left is printed and the teardown fails.
 cleanup_devices() {
 	local d left end=$(($(date +%s) + 10))
+	# cgroups a case left (bfq.sh), their tasks killed with the case: the
+	# v1 blkio hierarchy, then v2's groups and its io controller, which
+	# would keep the next case from mounting v1 blkio
+	if grep -q ' /tmp/blkio cgroup ' /proc/mounts; then
+		for d in /tmp/blkio/*/; do [ ! -d "$d" ] || rmdir "$d" 2>/dev/null; done
+		umount /tmp/blkio
+	fi
+	for d in /sys/fs/cgroup/*/; do [ ! -d "$d" ] || rmdir "$d" 2>/dev/null; done
+	echo -io > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 	while :; do
 		# file systems a case left mounted on the devices below
 		awk '$1 ~ /^\/dev\/(md|dm-|mapper\/|nullb|loop|ublkb)/ { print $2 }' \
@@ -382,8 +543,9 @@ run_case() {
 		kill -KILL -"$wd" 2>/dev/null
 		wait "$wd" 2>/dev/null
 		# what the case left running (fio in the background) goes now,
-		# before the teardown
+		# before the teardown, and so do its kprobes
 		kill -KILL -"$pid" 2>/dev/null
+		probes_remove > /dev/null 2>&1
 		why=""
 		[ "$(cat /tmp/case-pid 2>/dev/null)" = "$pid" ] ||
 			why="the case did not run as the process run_case waited for"

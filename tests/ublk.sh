@@ -46,8 +46,10 @@ case_test_generic_17() { ublk_script test_generic_17; }
 case_test_generic_18() { ublk_script test_generic_18; }
 
 # tests/run copies the selftests to /blkfast/ublk when the tree has them
-# (scripts/build-kublk): a tree without them skips, one with them but
-# without a server fails every case.
+# (scripts/build-kublk): a tree without them (a KSRC tree of another
+# version) skips the area as a whole, which fails the run
+# (scripts/ktap-summary); one with them but without a server fails every
+# case.
 if [ -z "${BLKFAST_IN_CASE:-}" ] && [ ! -d /blkfast/ublk ]; then
 	echo "KTAP version 1"
 	echo "# Subtest: ublk"
