@@ -52,6 +52,9 @@ none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4
 mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 none-batch      sched_none  -              --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
+none-nomem         sched_nomem_none         -           --hipri=0 variants=j1-qd32,j2-qd32
+mq-deadline-nomem  sched_nomem_mq_deadline  none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
+bfq-nomem          sched_nomem_bfq          none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
 bfq-batch       sched_bfq   none-batch     --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
@@ -236,6 +239,19 @@ setup_sched() {
 setup_sched_none() { setup_sched none; }
 setup_sched_mq_deadline() { setup_sched mq-deadline; }
 setup_sched_bfq() { setup_sched bfq; }
+# the same on a null_blk without memory, two submit queues as above: its
+# tag set does not block (memory-backed null_blk's is BLK_MQ_F_BLOCKING), so
+# that a queue run differs only by where it runs, not by whether it may sleep
+setup_sched_nomem() {
+	members_nomem submit_queues=2
+	SCHED_FILE=/sys/block/${DEV1#/dev/}/queue/scheduler
+	SCHED_OLD=$(sed 's/.*\[\(.*\)\].*/\1/' "$SCHED_FILE")
+	echo "$1" > "$SCHED_FILE" || fail "no scheduler $1"
+	SETUP="$DEV1 (null_blk memory_backed=0 submit_queues=2 when made here) with scheduler $1"; DEV=$DEV1
+}
+setup_sched_nomem_none() { setup_sched_nomem none; }
+setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
+setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
 # ublk: the null target of the ublk selftests' server (bench/run builds it
 # and puts it in /blkfast/ublk), one queue, in the given data-copy mode. Two
 # servers exist, with other options: the 6.12 series' own

@@ -1,6 +1,7 @@
 #!/bin/sh
-# I/O schedulers: switching schedulers under load loses no data; bfq keeps
-# its data, its cgroup weights and its cgroup statistics.
+# I/O schedulers: switching schedulers under load loses no data; a request
+# a scheduler holds is dispatched by its submitter; bfq keeps its data, its
+# cgroup weights and its cgroup statistics.
 . ./lib.sh
 
 # The scheduler is switched 12 times (bfq, mq-deadline, none, four times
@@ -38,6 +39,41 @@ case_bfq_verify() {
 	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
 	fio_verify /dev/nullb1 --rw=randrw --bs=8k --numjobs=2 \
 		--size=16M --offset_increment=16M
+}
+
+# An unplugged request that goes to a scheduler is dispatched by the task
+# that submitted it, not by a kblockd worker per request ("blk-mq: dispatch
+# an unplugged scheduler request from the submitting task"). io_uring reads
+# at iodepth 1 go one SQE per submission, without a plug, with REQ_NOWAIT,
+# on a null_blk whose tag set does not block (no memory), under bfq and
+# mq-deadline. Each phase counts, against its I/Os, the scheduler
+# dispatches fio's own task made (blk_mq_sched_dispatch_requests() with
+# comm fio: the path the fix takes) and the queue runs kblockd made
+# (blk_mq_run_work_fn(), any device: only more runs than this case's can
+# show): before the fix fio made none and kblockd one per I/O.
+case_sched_dispatch_in_submitter() {
+	local s ios runs inline io0 r0 d0
+	nullb nullb1 memory_backed=0
+	probe_add kblockd_run blk_mq_run_work_fn
+	probe_add fio_dispatch blk_mq_sched_dispatch_requests 'comm == "fio"'
+	for s in bfq mq-deadline; do
+		echo "$s" > /sys/block/nullb1/queue/scheduler ||
+			fail "cannot select $s"
+		io0=$(awk '{ print $1 }' /sys/block/nullb1/stat)
+		r0=$(probe_hits kblockd_run) d0=$(probe_hits fio_dispatch)
+		fio --name=inline --filename=/dev/nullb1 --ioengine=io_uring \
+			--direct=1 --rw=randread --bs=4k --iodepth=1 --size=8M \
+			--output=/dev/null || fail "fio failed under $s"
+		ios=$(($(awk '{ print $1 }' /sys/block/nullb1/stat) - io0))
+		runs=$(($(probe_hits kblockd_run) - r0))
+		inline=$(($(probe_hits fio_dispatch) - d0))
+		log "$s: $ios reads, $inline dispatches by fio, $runs queue runs by kblockd"
+		[ "$ios" -ge 2048 ] || fail "$s: only $ios of 2048 reads reached nullb1"
+		[ $((inline * 2)) -ge "$ios" ] ||
+			fail "$s: fio dispatched $inline times for $ios reads"
+		[ $((runs * 10)) -lt "$ios" ] ||
+			fail "$s: kblockd ran the queue $runs times for $ios reads"
+	done
 }
 
 # fio_kib FILE: the KiB read, from fio's terse (version 3) output.
@@ -274,5 +310,5 @@ case_cgroup_v1_stats() {
 }
 
 # cgroup_v1_stats last: the io controller stays with cgroup v1 after it
-run_cases switch_under_load bfq_verify merges cgroup_weights cgroup_churn \
-	cgroup_v1_stats
+run_cases switch_under_load bfq_verify sched_dispatch_in_submitter merges \
+	cgroup_weights cgroup_churn cgroup_v1_stats
