@@ -229,12 +229,17 @@ setup_md_nvme() {
 	DEV=/dev/md/blkfast
 }
 SCHED_FILE="" SCHED_OLD=""
-setup_sched() {
-	members
+# sched_on SCHEDULER: DEV1 under that scheduler (teardown puts the old one back)
+sched_on() {
 	SCHED_FILE=/sys/block/${DEV1#/dev/}/queue/scheduler
 	SCHED_OLD=$(sed 's/.*\[\(.*\)\].*/\1/' "$SCHED_FILE")
 	echo "$1" > "$SCHED_FILE" || fail "no scheduler $1"
-	SETUP="$DEV1 with scheduler $1"; DEV=$DEV1
+	DEV=$DEV1
+}
+setup_sched() {
+	members
+	sched_on "$1"
+	SETUP="$DEV1 with scheduler $1"
 }
 setup_sched_none() { setup_sched none; }
 setup_sched_mq_deadline() { setup_sched mq-deadline; }
@@ -244,10 +249,8 @@ setup_sched_bfq() { setup_sched bfq; }
 # that a queue run differs only by where it runs, not by whether it may sleep
 setup_sched_nomem() {
 	members_nomem submit_queues=2
-	SCHED_FILE=/sys/block/${DEV1#/dev/}/queue/scheduler
-	SCHED_OLD=$(sed 's/.*\[\(.*\)\].*/\1/' "$SCHED_FILE")
-	echo "$1" > "$SCHED_FILE" || fail "no scheduler $1"
-	SETUP="$DEV1 (null_blk memory_backed=0 submit_queues=2 when made here) with scheduler $1"; DEV=$DEV1
+	sched_on "$1"
+	SETUP="$DEV1 (null_blk memory_backed=0 submit_queues=2 when made here) with scheduler $1"
 }
 setup_sched_nomem_none() { setup_sched_nomem none; }
 setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
