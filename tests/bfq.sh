@@ -309,6 +309,124 @@ case_cgroup_v1_stats() {
 	umount "$m"
 }
 
-# cgroup_v1_stats last: the io controller stays with cgroup v1 after it
+# blkio_sum FILE DEV [FIELD]: the figure of DEV in a cgroup v1 file, the
+# "Total" line's for an rwstat file (FIELD 3), the only one otherwise.
+blkio_sum() {
+	awk -v d="$2" -v f="${3:-2}" '$1 == d && (f == 2 || $2 == "Total") {print $f}' "$1"
+}
+
+# bfq's time statistics and queued counts with both CPUs submitting to two
+# groups that compete (cgroup v1, weights 100 and 1000; a reader per CPU in
+# each, one request at a time, so that bfq idles for them) on a device of
+# one tag, while a third reader moves between the groups with its reads
+# queued in bfq: nothing stays counted as queued, the bytes the groups were
+# charged add up to those nullb1 read, each group waited for service
+# (group_wait_time) and was dequeued, and bfq idled for the groups
+# (idle_time), which differ in weight. Then a lone reader's group runs
+# empty after each of its reads (empty_time grows). Before "block, bfq: start a group's
+# wait time when another group is in service" and "... empty time when its
+# last request is dispatched" both times were always 0; before "... count
+# a moved queue's queued requests in its new group", io_queued kept the
+# requests a queue took along when it moved.
+case_cgroup_v1_times() {
+	local m=/tmp/blkio g dev pid pids="" moves m0 s0 sectors bytes=0 b f e0 e1
+	nullb nullb1 memory_backed=0 irqmode=2 completion_nsec=100000 \
+		hw_queue_depth=1
+	echo bfq > /sys/block/nullb1/queue/scheduler
+	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
+	echo 2 > /sys/block/nullb1/queue/nomerges
+	mkdir -p "$m"
+	mount -t cgroup -o blkio blkio "$m" ||
+		fail "cannot mount the cgroup v1 blkio hierarchy"
+	for g in light heavy; do
+		mkdir "$m/$g" || fail "cannot create blkio cgroup $g"
+	done
+	echo 100 > "$m/light/blkio.bfq.weight" || fail "cannot set light's weight"
+	echo 1000 > "$m/heavy/blkio.bfq.weight" || fail "cannot set heavy's weight"
+	dev=$(cat /sys/block/nullb1/dev)
+	probe_add move bfq_bfqq_move
+	m0=$(probe_hits move)
+	s0=$(awk '{ print $3 }' /sys/block/nullb1/stat)
+	for g in light heavy; do
+		sh -c "echo \$\$ > $m/$g/cgroup.procs && exec fio --name=$g \
+			--filename=/dev/nullb1 --ioengine=io_uring --direct=1 \
+			--rw=randread --bs=4k --iodepth=1 --numjobs=2 \
+			--cpus_allowed=0-1 --cpus_allowed_policy=split \
+			--size=$(slower 2)M --offset_increment=64M \
+			--allow_file_create=0 --output=/tmp/times-$g.out" &
+		pids="$pids $!"
+	done
+	sh -c "echo \$\$ > $m/light/cgroup.procs && exec fio --name=mover \
+		--filename=/dev/nullb1 --ioengine=io_uring --direct=1 --thread \
+		--rw=randread --bs=4k --iodepth=8 --offset=128M --size=64M \
+		--time_based --runtime=600 --allow_file_create=0 \
+		--output=/tmp/times-mover.out" &
+	pid=$!
+	wait_for "[ \"\$(blkio_sum $m/light/blkio.bfq.io_serviced $dev 3)\" -gt 0 ] 2>/dev/null" 60
+	moves=0
+	while kill -0 ${pids% *} 2>/dev/null || kill -0 ${pids#* } 2>/dev/null; do
+		for g in heavy light; do
+			echo "$pid" > "$m/$g/cgroup.procs" ||
+				fail "cannot move the mover to $g"
+			moves=$((moves + 1))
+			sleep 0.2
+		done
+	done
+	for b in $pids; do
+		wait "$b" || fail "a reader failed: $(cat /tmp/times-light.out /tmp/times-heavy.out)"
+	done
+	kill -0 "$pid" 2>/dev/null || fail "the mover ended early: $(cat /tmp/times-mover.out)"
+	kill "$pid"
+	wait "$pid" || true
+	moves=$(($(probe_hits move) - m0))
+	sectors=$(($(awk '{ print $3 }' /sys/block/nullb1/stat) - s0))
+	log "the mover was moved $moves times between the groups by bfq (bfq_bfqq_move())"
+	[ "$moves" -gt 0 ] || fail "bfq moved no queue between the groups"
+	for g in "" light heavy; do
+		b=$(blkio_sum "$m/$g/blkio.bfq.io_service_bytes" "$dev" 3)
+		bytes=$((bytes + ${b:-0}))
+	done
+	log "nullb1 read $sectors sectors; the groups were charged $bytes bytes"
+	[ "$bytes" -eq $((sectors * 512)) ] ||
+		fail "the groups were charged $bytes bytes for $((sectors * 512)) read"
+	for g in "" light heavy; do
+		f=$m/$g/blkio.bfq
+		log "group ${g:-root}: $(for s in io_queued avg_queue_size \
+			group_wait_time empty_time idle_time dequeue; do
+			printf '%s %s ' "$s" "$(blkio_sum "$f.$s" "$dev" \
+				"$([ "$s" = io_queued ] && echo 3 || echo 2)")"; done)"
+		[ "$(blkio_sum "$f.io_queued" "$dev" 3)" = 0 ] ||
+			fail "group ${g:-root}: requests left queued: $(cat "$f.io_queued")"
+	done
+	for g in light heavy; do
+		f=$m/$g/blkio.bfq
+		for s in group_wait_time dequeue; do
+			[ "$(blkio_sum "$f.$s" "$dev")" -gt 0 ] ||
+				fail "group $g: blkio.bfq.$s is $(blkio_sum "$f.$s" "$dev")"
+		done
+		awk -v d="$dev" '$1 == d && $2 >= 1 && $2 <= 16 {ok = 1} END {exit !ok}' \
+			"$f.avg_queue_size" ||
+			fail "group $g: avg_queue_size $(cat "$f.avg_queue_size")"
+	done
+	[ $(($(blkio_sum "$m/light/blkio.bfq.idle_time" "$dev") + \
+		$(blkio_sum "$m/heavy/blkio.bfq.idle_time" "$dev"))) -gt 0 ] ||
+		fail "bfq never idled for the groups (idle_time 0)"
+	# one reader alone, one request at a time: each dispatch leaves its
+	# group empty until the next request
+	e0=$(blkio_sum "$m/light/blkio.bfq.empty_time" "$dev")
+	sh -c "echo \$\$ > $m/light/cgroup.procs && exec fio --name=alone \
+		--filename=/dev/nullb1 --ioengine=io_uring --direct=1 \
+		--rw=randread --bs=4k --iodepth=1 --size=1M \
+		--allow_file_create=0 --output=/tmp/times-alone.out" ||
+		fail "the lone reader failed: $(cat /tmp/times-alone.out)"
+	e1=$(blkio_sum "$m/light/blkio.bfq.empty_time" "$dev")
+	log "group light: empty_time $e0 before 256 reads of a lone reader, $e1 after"
+	[ "$e1" -gt "$e0" ] || fail "group light never ran empty under a lone reader"
+	rmdir "$m/light" "$m/heavy"
+	umount "$m"
+}
+
+# cgroup_v1_stats and cgroup_v1_times last: the io controller stays with
+# cgroup v1 after them
 run_cases switch_under_load bfq_verify sched_dispatch_in_submitter merges \
-	cgroup_weights cgroup_churn cgroup_v1_stats
+	cgroup_weights cgroup_churn cgroup_v1_stats cgroup_v1_times
