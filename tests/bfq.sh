@@ -323,11 +323,14 @@ blkio_sum() {
 # charged add up to those nullb1 read, each group waited for service
 # (group_wait_time) and was dequeued, and bfq idled for the groups
 # (idle_time), which differ in weight. Then a lone reader's group runs
-# empty after each of its reads (empty_time grows). Before "block, bfq: start a group's
-# wait time when another group is in service" and "... empty time when its
-# last request is dispatched" both times were always 0; before "... count
-# a moved queue's queued requests in its new group", io_queued kept the
-# requests a queue took along when it moved.
+# empty between its reads (empty_time grows). Before "block, bfq: start a
+# group's wait time when another group is in service" group_wait_time was
+# always 0,
+# before "... empty time when it leaves service with nothing queued" the
+# lone reader's empty_time stayed 0, before "... idle time whenever the
+# idling ends" idle_time stayed 0, and before "... count a moved queue's
+# queued requests in its new group" io_queued kept the requests a queue
+# took along when it moved (each shown failing on a kernel without it).
 case_cgroup_v1_times() {
 	local m=/tmp/blkio g dev pid pids="" moves m0 s0 sectors bytes=0 b f e0 e1
 	nullb nullb1 memory_backed=0 irqmode=2 completion_nsec=100000 \
@@ -411,8 +414,9 @@ case_cgroup_v1_times() {
 	[ $(($(blkio_sum "$m/light/blkio.bfq.idle_time" "$dev") + \
 		$(blkio_sum "$m/heavy/blkio.bfq.idle_time" "$dev"))) -gt 0 ] ||
 		fail "bfq never idled for the groups (idle_time 0)"
-	# one reader alone, one request at a time: each dispatch leaves its
-	# group empty until the next request
+	# one reader alone, one request at a time: bfq does not idle for a
+	# lone queue here, so after each read its queue leaves service with
+	# nothing queued, and the group is empty until the next read
 	e0=$(blkio_sum "$m/light/blkio.bfq.empty_time" "$dev")
 	sh -c "echo \$\$ > $m/light/cgroup.procs && exec fio --name=alone \
 		--filename=/dev/nullb1 --ioengine=io_uring --direct=1 \
