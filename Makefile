@@ -81,12 +81,12 @@ test-rt: have-tree
 
 # make check: the checks in this order, stopping at the first failure.
 # dm-mpath runs on two kernels: on the debug kernel (KASAN) the cases whose
-# code differs without PREEMPT_RT (paths that complete in task context: ublk)
-# and the basic ones; the whole area on the distribution-like PREEMPT_RT
-# kernel with lockdep. Loop paths complete in softirq context, where dm-rq
-# takes the same path with and without PREEMPT_RT.
+# code differs without PREEMPT_RT (completions raised in task context: a
+# loop device's own, dm over ublk paths) and the basic ones; the whole area
+# on the distribution-like PREEMPT_RT kernel with lockdep. dm over loop
+# paths completes in softirq context, the same with and without PREEMPT_RT.
 AREAS := $(filter-out lib,$(basename $(notdir $(wildcard tests/*.sh))))
-DEBUG_MPATH := mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,ublk_cpu_offline
+DEBUG_MPATH := mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,loop_completion_in_task
 DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # 7.2: the cases of what the 7.2 series has, and the test of every fix it
 # sends to stable (Cc: stable): of the poll area, md polling (linear shares
@@ -109,8 +109,8 @@ RT_TESTS := dm-mpath
 # with modules, PREEMPT_RT and lockdep included), then on the debug kernel
 # a case of each mechanism and of each fix that only that series has. On
 # 6.12: md polling (raid10 with its nowait barrier helpers), raid10's
-# buckets (a write into each sync step), dm-rq (completion in the clone's
-# task context and the clone cache, over ublk paths; NOWAIT), bfq (the
+# buckets (a write into each sync step), completion in task context
+# without ksoftirqd (dm-rq over ublk paths), dm-rq's NOWAIT, bfq (the
 # cgroup statistics, a verify), null_blk polling, raid1's read retried
 # during a freeze, and the ublk driver fixes only the 6.12 series has
 # (a killed server, malformed commands, the NEED_GET_DATA copy).

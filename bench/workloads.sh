@@ -44,6 +44,7 @@ md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath-deadline  dm_mpath_deadline  dm-mpath  --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
+loop            loop        -              --hipri=0 variants=j1-qd1,j1-qd32,j2-qd32
 nullb-nomem-softirq  raw_nomem_softirq  -                    --hipri=0 variants=j1-qd32,j2-qd32
 dm-mpath-softirq     dm_mpath_softirq   nullb-nomem-softirq  --hipri=0 variants=j1-qd32,j2-qd32
 nullb-nomem-timer    raw_nomem_timer    -                    --hipri=0 variants=j1-qd32,j2-qd32
@@ -188,20 +189,22 @@ setup_raw_nomem() {
 	members_nomem "$@"
 	SETUP="$DEV1 (null_blk memory_backed=0 $* when made here)"; DEV=$DEV1
 }
-setup_dm_mpath() {
+# dm-multipath with no scheduler on the dm queue, selected as a user would
+# (the kernel's default for dm's one hardware queue is mq-deadline, which
+# stays the default: the series changes no scheduler policy), and with
+# mq-deadline, the default, as the comparison of what "none" buys
+setup_dm_mpath_sched() {
+	local sched=$1
+	shift
 	members_nomem "$@"
 	mkdm blkfast-mp "0 $(sectors "$DEV1") multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1" >&2
-	SETUP="dm-multipath (request-based) over $DEV1 $*: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1"
 	DEV=/dev/mapper/blkfast-mp
+	echo "$sched" > "/sys/block/$(dmsetup info -c --noheadings -o blkdevname blkfast-mp)/queue/scheduler" ||
+		{ SKIP="cannot select $sched"; return; }
+	SETUP="dm-multipath (request-based) over $DEV1 $*: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1, scheduler $sched"
 }
-# dm-mpath with mq-deadline on the dm queue, as over rotational paths: the
-# cost of the scheduler that the series leaves off over non-rotational paths
-setup_dm_mpath_deadline() {
-	setup_dm_mpath "$@"
-	echo mq-deadline > "/sys/block/$(dmsetup info -c --noheadings -o blkdevname blkfast-mp)/queue/scheduler" ||
-		{ SKIP="cannot select mq-deadline"; return; }
-	SETUP="$SETUP, scheduler mq-deadline"
-}
+setup_dm_mpath() { setup_dm_mpath_sched none "$@"; }
+setup_dm_mpath_deadline() { setup_dm_mpath_sched mq-deadline "$@"; }
 setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1 submit_queues=1; }
 setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1 submit_queues=1; }
 setup_raw_nomem_timer() { setup_raw_nomem irqmode=2; }
@@ -255,6 +258,18 @@ setup_sched_nomem() {
 setup_sched_nomem_none() { setup_sched_nomem none; }
 setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
 setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
+# loop on a 1 GiB file in the guest's /tmp, as losetup makes it (buffered,
+# rq_affinity 1): its worker completes each request in task context, and
+# its one hardware queue takes BLOCK_SOFTIRQ unless blk-mq sends the
+# completion to the submitting CPU by IPI
+LOOP_DEV=""
+setup_loop() {
+	truncate -s 1G /tmp/blkfast-loop.img || fail "cannot make /tmp/blkfast-loop.img"
+	LOOP_DEV=$(losetup -f) && losetup "$LOOP_DEV" /tmp/blkfast-loop.img ||
+		fail "losetup failed"
+	SETUP="loop over a 1 GiB file in tmpfs (losetup $LOOP_DEV FILE)"
+	DEV=$LOOP_DEV
+}
 # ublk: the null target of the ublk selftests' server (bench/run builds it
 # and puts it in /blkfast/ublk), one queue, in the given data-copy mode. Two
 # servers exist, with other options: the 6.12 series' own
@@ -297,11 +312,15 @@ teardown() {
 	MADE_DM="" MADE_MD=""
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
 	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
+	if [ -n "$LOOP_DEV" ]; then
+		losetup -d "$LOOP_DEV"
+		rm -f /tmp/blkfast-loop.img
+	fi
 	if [ -n "$SPEED_OLD" ]; then
 		echo "${SPEED_OLD#* }" > "${SPEED}_max"
 		echo "${SPEED_OLD% *}" > "${SPEED}_min"
 	fi
-	UBLK_ID=""
+	UBLK_ID="" LOOP_DEV=""
 	SCHED_FILE=""
 	SPEED_OLD="" RUNNING=""
 	for n in $MADE_NULLB; do
@@ -330,7 +349,9 @@ poll_calls() {
 		awk '{ n += $1 } END { print n }'
 }
 dev_ios() {
-	awk '{ print $1 + $5 }' "/sys/block/$(basename "$(readlink -f "$DEV")")/stat"
+	# by device number: without udev, dmsetup makes /dev/mapper nodes,
+	# not links to /dev/dm-N
+	awk '{ print $1 + $5 }' "/sys/dev/block/$((0x$(stat -L -c %t "$DEV"))):$((0x$(stat -L -c %T "$DEV")))/stat"
 }
 
 # Context switches on all CPUs since boot (kernel threads such as kblockd's
