@@ -82,11 +82,11 @@ test-rt: have-tree
 # make check: the checks in this order, stopping at the first failure.
 # dm-mpath runs on two kernels: on the debug kernel (KASAN) the cases whose
 # code differs without PREEMPT_RT (completions raised in task context: a
-# loop device's own, dm over ublk paths) and the basic ones; the whole area
-# on the distribution-like PREEMPT_RT kernel with lockdep. dm over loop
-# paths completes in softirq context, the same with and without PREEMPT_RT.
+# loop device's own, dm over ublk paths), three cases over loop paths
+# (whose completions are raised from loop's worker too) and the basic ones;
+# the whole area on the distribution-like PREEMPT_RT kernel with lockdep.
 AREAS := $(filter-out lib,$(basename $(notdir $(wildcard tests/*.sh))))
-DEBUG_MPATH := mpath_verify,mpath_nowait,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,loop_completion_in_task
+DEBUG_MPATH := mpath_verify,mpath_nowait,mpath_fail_reinstate,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,loop_completion_in_task
 DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # 7.2: the cases of what the 7.2 series has, and the test of every fix it
 # sends to stable (Cc: stable): of the poll area, md polling (linear shares

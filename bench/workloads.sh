@@ -264,10 +264,13 @@ setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
 # completion to the submitting CPU by IPI
 LOOP_DEV=""
 setup_loop() {
-	truncate -s 1G /tmp/blkfast-loop.img || fail "cannot make /tmp/blkfast-loop.img"
-	LOOP_DEV=$(losetup -f) && losetup "$LOOP_DEV" /tmp/blkfast-loop.img ||
-		fail "losetup failed"
-	SETUP="loop over a 1 GiB file in tmpfs (losetup $LOOP_DEV FILE)"
+	local dev
+	truncate -s 1G /tmp/blkfast-loop.img ||
+		{ SKIP="cannot make /tmp/blkfast-loop.img"; return; }
+	dev=$(losetup -f) && losetup "$dev" /tmp/blkfast-loop.img ||
+		{ SKIP="losetup failed"; rm -f /tmp/blkfast-loop.img; return; }
+	LOOP_DEV=$dev
+	SETUP="loop over a 1 GiB file in the guest's memory (losetup $dev FILE; rq_affinity 1: a completion on another CPU may go back by IPI)"
 	DEV=$LOOP_DEV
 }
 # ublk: the null target of the ublk selftests' server (bench/run builds it
