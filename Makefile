@@ -89,17 +89,24 @@ AREAS := $(filter-out lib,$(basename $(notdir $(wildcard tests/*.sh))))
 DEBUG_MPATH := mpath_verify,mpath_nowait,mpath_fail_reinstate,ublk_paths_verify,ublk_path_killed,ublk_reload_under_io,ublk_remove_under_io,loop_completion_in_task
 DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # 7.2: the cases of what the 7.2 series has, and the test of every fix it
-# sends to stable (Cc: stable): of the poll area, md polling (linear shares
-# raid0's code; the failure, reshape and ring cases are left to make test),
-# the targets the series fixes (dm-crypt for the dm core patch, dm-flakey,
-# dm-cache, dm-raid, dm-zoned, dm-inlinecrypt through blk-crypto-fallback)
-# and null_blk; of md-raid, raid10's buckets under a resync (a write into
+# sends to stable (Cc: stable) that the series' later patches leave
+# visible: of the poll area, md polling (linear shares raid0's code; the
+# failure, reshape and ring cases are left to make test), dm's polling
+# rule (tables that refuse: dm-crypt, dm-raid, a mixed table; tables that
+# poll: the targets that opted in with no case of their own, and
+# dm-inlinecrypt, whose writes go through blk-crypto-fallback's fix;
+# polled I/O through reloads between a table that polls and one that
+# does not) and
+# null_blk; of md-raid, raid10's buckets under a resync (a write into
 # each sync step over members that split the resync's reads, whole-stripe
-# discards) and raid1's read retried during a freeze. The cases of targets
-# that poll on 7.2 as they are (dm-linear, dm-stripe, dm-delay, dm-thin),
-# NVMe's shared poll queue, raid5's refusal, mainline's test_null_01 and the
-# other md-raid layouts are left to make test T=..., for CI's time.
-POLL_7.2 := nullb_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll,dm_crypt_poll,dm_flakey_poll,dm_cache_poll,dm_raid1_poll,dm_zoned_poll,dm_inlinecrypt_poll
+# discards) and raid1's read retried during a freeze. The rule hides the
+# stable fixes of dm-crypt, dm-flakey, dm-cache, dm-raid and dm-zoned (their
+# tables no longer poll), so their cases check the rule; those of
+# dm-flakey, dm-cache and dm-zoned, of dm-linear, dm-stripe, dm-delay and
+# dm-thin, NVMe's shared poll queue, raid5's refusal, mainline's
+# test_null_01 and the other md-raid layouts are left to make test T=...,
+# for CI's time.
+POLL_7.2 := nullb_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
 MDRAID_7.2 := raid1_read_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_17,test_generic_18
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))
@@ -108,13 +115,14 @@ RT_TESTS := dm-mpath
 # checks of make check up to the debug kernel (the distribution-like build
 # with modules, PREEMPT_RT and lockdep included), then on the debug kernel
 # a case of each mechanism and of each fix that only that series has. On
-# 6.12: md polling (raid10 with its nowait barrier helpers), raid10's
+# 6.12: md polling (raid10 with its nowait barrier helpers), dm's polling
+# rule (a table of linear and crypt refuses polled I/O), raid10's
 # buckets (a write into each sync step), completion in task context
 # without ksoftirqd (dm-rq over ublk paths), dm-rq's NOWAIT, bfq (the
 # cgroup statistics, a verify), null_blk polling, raid1's read retried
 # during a freeze, and the ublk driver fixes only the 6.12 series has
 # (a killed server, malformed commands, the NEED_GET_DATA copy).
-SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll md-raid:raid1_read_retry_during_freeze,raid10_near2_write_into_resync dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
+SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid10_near2_write_into_resync dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
 SMOKE_TESTS_7.2 := poll:nullb_poll,md_raid0_poll,dm_linear_poll,dm_flakey_poll md-raid:raid10_near2_resync_check_repair dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify bfq:bfq_verify ublk:test_generic_18
 SMOKE_TESTS := $(SMOKE_TESTS_$(BASE))
 # CI: the full check on one base, the smoke check on the other (README:

@@ -51,47 +51,78 @@ case_dm_stripe_poll() {
 	assert_polled nullb1 nullb2
 }
 
-# Targets that build bios of their own (dm-crypt, dm-flakey corrupting
-# writes) or hold the clone back and submit it later (dm-delay, dm-thin):
-# polled I/O completes (by interrupt where dm cannot poll the bio) instead
-# of waiting for the request timeout of a poll queue nobody polls (which
-# fio reports as "Connection timed out").
+# The rule of dm polling, the same for every target: a table polls only if
+# all its targets hand dm's clone on (DM_TARGET_POLL), and then its polled
+# I/O is reaped by polling below; any other table refuses polled I/O at once
+# (EOPNOTSUPP), so that nothing waits for the request timeout of a poll
+# queue nobody polls ("Connection timed out") or spins on a device that only
+# says it polls. A new target needs a table line here, no new check.
 DM_KEY=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef
 
-# poll_verify_quick DEV: poll_verify with less data: enough to see every
-# bio complete, without the cost of a slow target (dm-crypt under TCG).
+# poll_verify_quick DEV [fio options]: poll_verify with less data: enough to
+# see every bio complete, without the cost of a slow target (dm-crypt under
+# TCG).
 poll_verify_quick() {
-	fio_verify "$1" --hipri=1 --size=8M
-	fio_verify "$1" --hipri=1 --rw=randrw --bs=8k --numjobs=2 \
-		--size=4M --offset_increment=4M --group_reporting
+	local dev=$1
+	shift
+	fio_verify "$dev" --size=8M "$@"
+	fio_verify "$dev" --rw=randrw --bs=8k --numjobs=2 \
+		--size=4M --offset_increment=4M --group_reporting "$@"
 }
 
+# dm_poll_rule polled|refused NAME TABLE DEV...: create the table over the
+# polling null_blk devices DEV...; if it advertises polling (io_poll 1),
+# polled I/O verifies and DEV... completed requests by polling since the
+# mark; if not, a polled read fails with EOPNOTSUPP and the same I/O
+# verifies without polling. Then: the table did what its targets are
+# expected to (polled or refused).
+dm_poll_rule() {
+	local want=$1 name=$2 table=$3 minor got
+	shift 3
+	dm_create "$name" "$table"
+	minor=$(dmsetup info -c --noheadings -o minor "$name" | tr -d ' ')
+	if [ "$(io_poll "dm-$minor")" = 1 ]; then
+		got=polled
+		poll_mark
+		poll_verify_quick "/dev/mapper/$name" --hipri=1
+		assert_polled "$@"
+	else
+		got=refused
+		polled_read_refused "/dev/mapper/$name"
+		poll_verify_quick "/dev/mapper/$name"
+		not_polled "table '$table' does not poll"
+	fi
+	[ $got = "$want" ] || fail "table '$table': $got, but its targets are expected to be $want"
+}
+
+# dm-crypt encrypts into bios of its own
 case_dm_crypt_poll() {
 	nullb nullb1 poll_queues=2
-	dm_polling cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0"
-	poll_verify_quick /dev/mapper/cr
-	not_polled "dm-crypt's own bios complete by interrupt"
+	dm_poll_rule refused cr "0 $(sectors nullb1) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 0" nullb1
 }
 
+# dm-delay submits the clone later from a worker
 case_dm_delay_poll() {
 	nullb nullb1 poll_queues=2
-	dm_polling dl "0 $(sectors nullb1) delay /dev/nullb1 0 1"
-	poll_verify_quick /dev/mapper/dl
-	assert_polled nullb1
+	dm_poll_rule polled dl "0 $(sectors nullb1) delay /dev/nullb1 0 1" nullb1
 }
 
 # always down, corrupting a byte of each write: flakey writes a copy of
-# every bio it is given
+# every bio it is given (so fio only writes and reads, it cannot verify)
 case_dm_flakey_poll() {
+	local minor
 	nullb nullb1 poll_queues=2
-	dm_polling fl "0 $(sectors nullb1) flakey /dev/nullb1 0 0 60 5 corrupt_bio_byte 1 w 0 0"
+	dm_create fl "0 $(sectors nullb1) flakey /dev/nullb1 0 0 60 5 corrupt_bio_byte 1 w 0 0"
+	minor=$(dmsetup info -c --noheadings -o minor fl | tr -d ' ')
+	[ "$(io_poll "dm-$minor")" = 0 ] || fail "dm-flakey: io_poll is not 0"
+	polled_read_refused /dev/mapper/fl
 	for rw in randwrite randread; do
 		run fio --name=poll --filename=/dev/mapper/fl --ioengine=io_uring \
-			--direct=1 --hipri=1 --rw=$rw --bs=4k --iodepth=16 \
+			--direct=1 --rw=$rw --bs=4k --iodepth=16 \
 			--size=8M --numjobs=2 --offset_increment=8M \
 			--allow_file_create=0 --output=/tmp/fio.out
 	done
-	not_polled "dm-flakey's copies complete by interrupt"
+	not_polled "dm-flakey does not poll"
 }
 
 case_dm_thin_poll() {
@@ -99,9 +130,7 @@ case_dm_thin_poll() {
 	nullb nullb2 poll_queues=2
 	dm_create pool "0 $(sectors nullb2) thin-pool /dev/nullb1 /dev/nullb2 128 0"
 	run dmsetup message pool 0 "create_thin 0"
-	dm_polling th "0 $(sectors nullb2) thin /dev/mapper/pool 0"
-	poll_verify_quick /dev/mapper/th
-	assert_polled nullb2
+	dm_poll_rule polled th "0 $(sectors nullb2) thin /dev/mapper/pool 0" nullb2
 }
 
 # dm-cache in writethrough mode writes a copy of each write to the origin
@@ -109,18 +138,91 @@ case_dm_cache_poll() {
 	nullb nullb1 size=16 poll_queues=2
 	nullb nullb2 size=64 poll_queues=2
 	nullb nullb3 poll_queues=2
-	dm_polling ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0"
-	poll_verify_quick /dev/mapper/ca
-	not_polled "dm-cache's writethrough copies complete by interrupt"
+	dm_poll_rule refused ca "0 $(sectors nullb3) cache /dev/nullb1 /dev/nullb2 /dev/nullb3 512 1 writethrough default 0" nullb1 nullb2 nullb3
 }
 
-# dm-raid hands the bio to an md personality, which nobody polls for dm
+# dm-raid hands the bio to an md personality
 case_dm_raid1_poll() {
 	nullb nullb1 poll_queues=2
 	nullb nullb2 poll_queues=2
-	dm_polling r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2"
-	poll_verify_quick /dev/mapper/r1
-	not_polled "dm-raid hands bios to md without REQ_POLLED"
+	dm_poll_rule refused r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2" nullb1 nullb2
+}
+
+# the targets that pass the clone on and have no case above (each where
+# the kernel has it): dust, unstriped, switch
+case_dm_other_targets_poll() {
+	local n=0
+	nullb nullb1 poll_queues=2
+	nullb nullb2 poll_queues=2
+	if dmsetup targets | grep -qw dust; then
+		dm_poll_rule polled du "0 $(sectors nullb1) dust /dev/nullb1 0 4096" nullb1
+		n=$((n + 1))
+	fi
+	if dmsetup targets | grep -qw unstriped; then
+		dm_poll_rule polled un "0 $(( $(sectors nullb2) / 2 )) unstriped 2 128 1 /dev/nullb2 0" nullb2
+		n=$((n + 1))
+	fi
+	if dmsetup targets | grep -qw switch; then
+		dm_poll_rule polled sw "0 $(sectors nullb1) switch 2 128 0 /dev/nullb1 0 /dev/nullb2 0" nullb1 nullb2
+		n=$((n + 1))
+	fi
+	[ $n -gt 0 ] || skip "none of dust, unstriped, switch in this kernel"
+}
+
+# Polled I/O while the table is reloaded, again and again, between one
+# that polls (linear) and one that does not (linear and crypt): a polled
+# bio checked against one table and mapped by the other must complete (by
+# polling or by interrupt, or fail with EOPNOTSUPP while the other table
+# refuses polling), nothing may be left pending (each suspend waits for
+# every dm_io, and the device is removed at the end), and data written
+# afterwards verifies. Both tables must have seen I/O: polled completions
+# below, and refusals.
+case_dm_reload_poll() {
+	local half lin mix i pid errs
+	nullb nullb1 poll_queues=2
+	half=$(( $(sectors nullb1) / 2 ))
+	lin="0 $((half * 2)) linear /dev/nullb1 0"
+	mix="0 $half linear /dev/nullb1 0
+$half $half crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 $half"
+	dm_create rl "$lin"
+	poll_mark
+	fio --name=rl --filename=/dev/mapper/rl --ioengine=io_uring --direct=1 \
+		--hipri=1 --rw=randrw --bs=4k --iodepth=16 --numjobs=2 \
+		--time_based --runtime=40 --continue_on_error=all \
+		--ignore_error=95,95 \
+		--output=/tmp/fio-reload.out >/dev/null 2>&1 &
+	pid=$!
+	sleep 2
+	for i in 1 2 3 4 5 6; do
+		run dmsetup load rl --table "$mix"
+		run dmsetup suspend rl
+		run dmsetup resume rl
+		sleep 1
+		run dmsetup load rl --table "$lin"
+		run dmsetup suspend rl
+		run dmsetup resume rl
+		sleep 1
+	done
+	kill -0 $pid 2>/dev/null || fail "fio ended before the reloads did: $(grep -iE "err|fio:" /tmp/fio-reload.out | head -8)"
+	wait $pid || true
+	errs=$(sed -n 's/.*errors *: total=\([0-9]*\).*/\1/p' /tmp/fio-reload.out | awk '{ n += $1 } END { print n + 0 }')
+	[ "$errs" -gt 0 ] || fail "no polled I/O was refused: none ran while the table did not poll"
+	if grep "first_error=" /tmp/fio-reload.out | grep -v "first_error=95/"; then
+		fail "polled I/O failed with an error other than EOPNOTSUPP"
+	fi
+	log "$errs polled I/Os refused while the linear+crypt table was live"
+	assert_polled nullb1
+	fio_verify /dev/mapper/rl --hipri=1 --size=16M
+}
+
+# a table that mixes a target that polls (linear) with one that does not
+# (crypt) does not poll
+case_dm_mixed_table_poll() {
+	local half
+	nullb nullb1 poll_queues=2
+	half=$(( $(sectors nullb1) / 2 ))
+	dm_poll_rule refused mx "0 $half linear /dev/nullb1 0
+$half $half crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 $half" nullb1
 }
 
 # dm-zoned keeps its metadata on the device, and its formatter (dmzadm, in
@@ -182,19 +284,15 @@ case_dm_inlinecrypt_poll() {
 	dmsetup targets | grep -qw inlinecrypt ||
 		skip "no dm-inlinecrypt in this kernel (new in 7.x)"
 	nullb nullb1 poll_queues=2
-	dm_polling ic "0 $(sectors nullb1) inlinecrypt aes-xts-plain64 $key 0 /dev/nullb1 0"
-	poll_verify_quick /dev/mapper/ic
 	# the writes complete by interrupt; the verifying reads are polled
-	assert_polled nullb1
+	dm_poll_rule polled ic "0 $(sectors nullb1) inlinecrypt aes-xts-plain64 $key 0 /dev/nullb1 0" nullb1
 }
 
 # dm-zoned reads and writes through clones it submits from a work queue
 case_dm_zoned_poll() {
 	nullb nullb1 size=512 zoned=1 zone_size=16 zone_nr_conv=8 poll_queues=2
 	dmz_format /dev/nullb1
-	dm_polling dz "0 $((DMZ_CHUNKS * 32768)) zoned /dev/nullb1"
-	poll_verify_quick /dev/mapper/dz
-	not_polled "dm-zoned submits its own clones from a work queue"
+	dm_poll_rule refused dz "0 $((DMZ_CHUNKS * 32768)) zoned /dev/nullb1" nullb1
 }
 
 # md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
@@ -531,7 +629,8 @@ case_md_raid10_poll_reshape() {
 }
 
 run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
-	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_inlinecrypt_poll md_linear_poll md_raid0_poll \
+	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_inlinecrypt_poll \
+	dm_other_targets_poll dm_reload_poll dm_mixed_table_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_nonpoll_member_added md_stop_after_poll md_raid0_poll_deep md_raid1_poll_deep \
