@@ -188,12 +188,12 @@ $half $half crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 $half"
 	poll_mark
 	fio --name=rl --filename=/dev/mapper/rl --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randrw --bs=4k --iodepth=16 --numjobs=2 \
-		--time_based --runtime=40 --continue_on_error=all \
+		--time_based --runtime=600 --continue_on_error=all \
 		--ignore_error=95,95 \
 		--output=/tmp/fio-reload.out >/dev/null 2>&1 &
 	pid=$!
 	sleep 2
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5; do
 		run dmsetup load rl --table "$mix"
 		run dmsetup suspend rl
 		run dmsetup resume rl
@@ -204,6 +204,7 @@ $half $half crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb1 $half"
 		sleep 1
 	done
 	kill -0 $pid 2>/dev/null || fail "fio ended before the reloads did: $(grep -iE "err|fio:" /tmp/fio-reload.out | head -8)"
+	kill -INT $pid
 	wait $pid || true
 	errs=$(sed -n 's/.*errors *: total=\([0-9]*\).*/\1/p' /tmp/fio-reload.out | awk '{ n += $1 } END { print n + 0 }')
 	[ "$errs" -gt 0 ] || fail "no polled I/O was refused: none ran while the table did not poll"
