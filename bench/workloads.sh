@@ -42,6 +42,7 @@ md-raid0-poll   md_raid0    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4
 md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
+dm-linear-nomem dm_linear_nomem nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath-deadline  dm_mpath_deadline  dm-mpath  --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 loop            loop        -              --hipri=0 variants=j1-qd1,j1-qd32,j2-qd32
@@ -204,6 +205,13 @@ setup_dm_mpath_sched() {
 	SETUP="dm-multipath (request-based) over $DEV1 $*: multipath 0 0 1 1 round-robin 0 1 1 $DEV1 1, scheduler $sched"
 }
 setup_dm_mpath() { setup_dm_mpath_sched none "$@"; }
+# the cheapest stacking dm has, bio-based dm-linear over the same device:
+# what dm-multipath's request-based path costs beyond any stacked device
+setup_dm_linear_nomem() {
+	members_nomem
+	mkdm blkfast-lin "0 $(sectors "$DEV1") linear $DEV1 0" >&2
+	SETUP="dm-linear over $DEV1 (null_blk memory_backed=0 when made here)"; DEV=/dev/mapper/blkfast-lin
+}
 setup_dm_mpath_deadline() { setup_dm_mpath_sched mq-deadline "$@"; }
 setup_raw_nomem_softirq() { setup_raw_nomem irqmode=1 submit_queues=1; }
 setup_dm_mpath_softirq() { setup_dm_mpath irqmode=1 submit_queues=1; }
