@@ -348,15 +348,15 @@ trap 'teardown; rm -rf "$SCRATCH"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# ->poll calls on the null_blk devices made here (their poll_stats; nothing
+# ->poll calls on the null_blk devices made here (their poll_stats in debugfs; nothing
 # on a kernel without it), and the I/Os the device under test completed.
 poll_calls() {
 	local n d
 	for n in $MADE_NULLB; do
-		[ -r "$NULLB_CFS/$n/poll_stats" ] || return 0
+		[ -r "/sys/kernel/debug/null_blk/$n/poll_stats" ] || return 0
 	done
 	[ -n "$MADE_NULLB" ] || return 0
-	for n in $MADE_NULLB; do cut -d' ' -f1 "$NULLB_CFS/$n/poll_stats"; done |
+	for n in $MADE_NULLB; do cut -d' ' -f1 "/sys/kernel/debug/null_blk/$n/poll_stats"; done |
 		awk '{ n += $1 } END { print n }'
 }
 dev_ios() {

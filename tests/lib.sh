@@ -283,8 +283,10 @@ md_state_check() {
 	done
 }
 
-# poll_stats NULLB: "calls completed" of the ->poll calls on null_blk NULLB.
-poll_stats() { cat "$NULLB_CFS/$1/poll_stats"; }
+# poll_stats NULLB: "calls completed" of the ->poll calls on null_blk NULLB
+# (debugfs, the series' null_blk patch).
+NULLB_DBG=/sys/kernel/debug/null_blk
+poll_stats() { cat "$NULLB_DBG/$1/poll_stats"; }
 
 # nvme_io_irqs: interrupts the NVMe I/O queues took so far.
 nvme_io_irqs() {
@@ -302,7 +304,7 @@ nvme_ios() { awk '{ print $1 + $5 }' /sys/block/nvme0n1/stat; }
 poll_mark() {
 	local d
 	: > /tmp/poll-mark
-	for d in "$NULLB_CFS"/*; do
+	for d in "$NULLB_DBG"/*; do
 		[ -f "$d/poll_stats" ] && echo "${d##*/} $(poll_stats "${d##*/}")" >> /tmp/poll-mark
 	done
 	[ ! -b /dev/nvme0n1 ] || echo "nvme0n1 $(nvme_ios) $(nvme_io_irqs)" >> /tmp/poll-mark
