@@ -403,6 +403,7 @@ md_reassemble() {
 # the bios to that member complete by interrupt (its share of a polled
 # fio verifies); io_poll is the same after the array is assembled again.
 case_md_member_without_poll() {
+	local n2
 	nullb nullb1 size=128 poll_queues=2
 	nullb nullb2 size=128 poll_queues=0
 	run mdadm --create /dev/md0 --run --level=0 --chunk=64 --raid-devices=2 \
@@ -416,10 +417,11 @@ case_md_member_without_poll() {
 	[ "$(io_poll md0)" = 1 ] ||
 		fail "md raid0 with one polling member: io_poll is $(io_poll md0)"
 	poll_mark
+	n2=$(awk '{ print $1 + $5 }' /sys/block/nullb2/stat)
 	fio_verify /dev/md0 --hipri=1 --size=64M
 	assert_polled nullb1
-	[ "$(awk '{ print $1 + $5 }' /sys/block/nullb2/stat)" -gt 0 ] ||
-		fail "nothing reached the member without poll queues"
+	[ "$(awk '{ print $1 + $5 }' /sys/block/nullb2/stat)" -gt "$n2" ] ||
+		fail "no polled I/O reached the member without poll queues"
 	md_reassemble /dev/nullb1 /dev/nullb2
 	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after the array was assembled again"
 	poll_mark
@@ -429,8 +431,7 @@ case_md_member_without_poll() {
 
 # raid1 of two mirrors without poll queues does not poll; a mirror that
 # polls replaces one of them and turns polling on, and the array
-# assembled again from the same two keeps it on (a spare does not count
-# until it takes I/O, neither when it is added nor at assembly).
+# assembled again from the same two keeps it on.
 case_md_raid1_polling_member_joins() {
 	md_polls_any || skip "6.12: an array polls only if every member does"
 	nullb nullb1 size=128 poll_queues=0
@@ -460,7 +461,9 @@ case_md_raid1_polling_member_joins() {
 # mirror's write is polled (md polls any number of lower bios per md bio).
 case_md_raid1_five_mirrors_poll() {
 	md_polls_any || skip "6.12: at most four lower bios are polled per md bio"
-	md_array 1 5
+	# with a bitmap, raid1 parks each write on a plug (or hands it to
+	# raid1d) before it is submitted
+	MD_NULLB="size=128 poll_queues=2" md_create 1 5 --assume-clean --bitmap=internal
 	poll_mark
 	# writes only in this phase: a read goes to one mirror
 	run fio --name=w5 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
@@ -479,7 +482,7 @@ case_md_raid1_five_mirrors_poll() {
 case_md_raid10_near3_replacement_poll() {
 	local md=/sys/block/md0/md
 	MD_NULLB="size=128 poll_queues=2" md_create 10 3 --layout=n3 --chunk=64 \
-		--assume-clean
+		--assume-clean --bitmap=internal
 	nullb nullb4 size=128 poll_queues=2
 	# the replaced member is marked faulty once the copy is done
 	allow_kernel "Disk failure on nullb1,"
@@ -737,11 +740,12 @@ case_md_raid1_over_nvme_poll() {
 
 # A member loses its poll queues while polled I/O runs (null_blk takes
 # poll_queues=0 while powered, as nvme does on a reset without poll
-# queues): its polled bios in flight are refused with EOPNOTSUPP. On 6.12
-# md sends them again by interrupt; on 7.2 raid1 counts them as I/O errors
-# of that member and retries reads on the other mirror and writes in
-# pieces by interrupt (a known gap, in the cover letter): the polled I/O
-# still succeeds, no member is failed, and the array still polls.
+# queues): its polled bios in flight, if any meet the change, are refused
+# with EOPNOTSUPP. On 6.12 md sends them again by interrupt; on 7.2 raid1
+# counts them as I/O errors of that member and retries reads on the other
+# mirror and writes in pieces by interrupt (a known gap, in the cover
+# letter): either way the polled I/O succeeds, no member is failed, and
+# the array still polls.
 case_md_raid1_member_loses_poll_queues() {
 	local pid
 	md_array 1 2
