@@ -547,35 +547,6 @@ case_md_raid1_poll_reconfigure() {
 	md_check_clean /dev/md0
 }
 
-# Polled I/O in flight while raid0 becomes raid10 (a level change, which
-# suspends the array: the polled md bios in flight end before it does,
-# reaped by their poller): nothing fails or hangs, every block written
-# verifies, the array still polls afterwards and the I/O after the change
-# is polled.
-case_md_raid0_poll_level_change() {
-	local pid
-	md_array 0 2
-	fio --name=lc --filename=/dev/md0 --ioengine=io_uring --direct=1 \
-		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=32M \
-		--time_based --runtime=600 --verify=crc32c --verify_backlog=64 \
-		--verify_fatal=1 --allow_file_create=0 \
-		--output=/tmp/fio-lc.out >/dev/null 2>&1 &
-	pid=$!
-	sleep 2
-	run mdadm --grow /dev/md0 --level=10
-	grep -q raid10 /sys/block/md0/md/level || fail "md0 is not raid10: $(cat /proc/mdstat)"
-	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after the level change"
-	poll_mark
-	sleep 2
-	overlap "kill -0 $pid 2>/dev/null" "fio ended before the level change did"
-	kill -INT $pid
-	wait $pid || true
-	grep -q "err= 0:" /tmp/fio-lc.out ||
-		fail "polled writes failed across the level change: $(grep -iE "err|fio:" /tmp/fio-lc.out | head -5)"
-	assert_polled nullb1 nullb2
-	fio_verify /dev/md0 --hipri=1 --size=16M --offset=64M
-}
-
 # A mirror without poll queues replaces a failed one while polled I/O
 # runs: the array keeps polling (its bios to the new mirror complete by
 # interrupt); nothing fails or hangs, and what was written reads back.
@@ -832,7 +803,6 @@ run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_cry
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_polling_member_joins md_raid1_five_mirrors_poll \
 	md_raid10_near3_replacement_poll md_raid1_poll_reconfigure \
-	md_raid0_poll_level_change \
 	md_raid1_nonpoll_member_added md_stop_after_poll md_raid0_poll_deep md_raid1_poll_deep \
 	md_raid10_poll_deep md_raid10_far2_poll_deep md_raid10_offset2_poll_deep \
 	md_raid1_poll_small_cq md_raid10_poll_small_cq md_raid1_poll_ring_closed \
