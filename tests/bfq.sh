@@ -112,14 +112,15 @@ weight_run() {
 # Two cgroup v2 groups with io.bfq.weight 100 and 500 read from a device
 # slower than the CPU (null_blk throttled to 10 MB/s), so that bfq decides
 # who is served, with low_latency off (weight raising of new queues would
-# blur the weights) and after a ramp. Three runs, each with new groups.
-# Under QEMU TCG bfq gives the heavier group 2.85 to 4.9 times the service
-# of the lighter one, the 6.12 base as well, not the ideal 5, and single
-# runs scatter (the series gave 3.54 to 5.75 in single runs). What both
-# kernels keep, and the case asserts: the median of the three runs between
-# 2.5:1 and 7:1 (above that the light group starves), no run below 1.5:1.
-# Ignoring the weights gives about 1:1, and halving the effect of the
-# heavier weight (a regression the old 2:1..8:1 band let pass) about 2:1.
+# blur the weights) and after a ramp. Five runs, each with new groups.
+# Under QEMU TCG bfq gives the heavier group about 2 to 6 times the service
+# of the lighter one, not the ideal 5: over 30 single runs on 7.2 with the
+# series, 4 fell below 2.5:1 (1.99 the lowest), so a median of three runs
+# fell below 2.5:1 once in about 15 runs (CI failed on it, 2026-11-29).
+# The case asserts the median of five runs between 2.5:1 and 7:1 (above
+# that the light group starves) and no run below 1.5:1. Ignoring the
+# weights gives about 1:1, and halving the effect of the heavier weight
+# (a regression a 2:1..8:1 band let pass) about 2:1.
 case_cgroup_weights() {
 	local cg=/sys/fs/cgroup r ratios="" med min
 	nullb nullb1 memory_backed=0 mbps=10 submit_queues=1
@@ -127,11 +128,11 @@ case_cgroup_weights() {
 	grep -q '\[bfq\]' /sys/block/nullb1/queue/scheduler || fail "bfq not selected"
 	echo 0 > /sys/block/nullb1/queue/iosched/low_latency
 	echo +io > "$cg/cgroup.subtree_control" || fail "cannot enable the io controller"
-	for r in 1 2 3; do
+	for r in 1 2 3 4 5; do
 		ratios="$ratios $(weight_run "$r")"
 	done
 	echo -io > "$cg/cgroup.subtree_control"
-	med=$(echo $ratios | tr ' ' '\n' | sort -n | sed -n 2p)
+	med=$(echo $ratios | tr ' ' '\n' | sort -n | sed -n 3p)
 	min=$(echo $ratios | tr ' ' '\n' | sort -n | sed -n 1p)
 	log "service ratios (x100): $ratios; median $med"
 	[ "$med" -ge 250 ] && [ "$med" -le 700 ] ||

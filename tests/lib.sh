@@ -436,6 +436,23 @@ not_polled() {
 	echo "$*" > /tmp/polled-asserted
 }
 
+# blk_state: for a case that hung, each disk's requests in flight and its
+# hardware queues' state, dispatch lists and busy requests (blk-mq debugfs),
+# one line each
+blk_state() {
+	local d f
+	[ -d /sys/kernel/debug/block ] || mount -t debugfs none /sys/kernel/debug
+	for d in /sys/block/*; do
+		d=${d##*/}
+		echo "blk_state: $d inflight $(cat /sys/block/$d/inflight 2>/dev/null)"
+		for f in /sys/kernel/debug/block/$d/hctx*/state \
+			 /sys/kernel/debug/block/$d/hctx*/dispatch \
+			 /sys/kernel/debug/block/$d/hctx*/busy; do
+			[ -s "$f" ] && echo "blk_state: ${f#/sys/kernel/debug/block/}: $(head -c 300 "$f" | tr '\n' ' ')"
+		done
+	done
+}
+
 # Leave no device behind, whatever the case did (file systems on them are
 # unmounted first; dm twice: md may stack on dm and dm on md). A device still open for a moment (a process the case left
 # that is on its way out, mdadm's forked reshape monitor) is tried again for
@@ -555,6 +572,9 @@ run_case() {
 			why="timed out after ${CASE_TIMEOUT}s (blocked tasks: see the console)"
 			echo 1 > /proc/sys/kernel/sysrq
 			echo w > /proc/sysrq-trigger
+			# and where the devices' requests are: in flight, in a
+			# hardware queue's dispatch list or busy in the driver
+			blk_state > /dev/console 2>&1
 		fi
 		if ! cleanup_devices >> /tmp/case.log 2>&1; then
 			why="${why:+$why; }the teardown failed: $(tail -n 1 /tmp/case.log)"
