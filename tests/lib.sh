@@ -440,7 +440,7 @@ not_polled() {
 # hardware queues' state, dispatch lists and busy requests (blk-mq debugfs),
 # one line each
 blk_state() {
-	local d f
+	local d f s
 	[ -d /sys/kernel/debug/block ] || mount -t debugfs none /sys/kernel/debug
 	for d in /sys/block/*; do
 		d=${d##*/}
@@ -448,7 +448,9 @@ blk_state() {
 		for f in /sys/kernel/debug/block/$d/hctx*/state \
 			 /sys/kernel/debug/block/$d/hctx*/dispatch \
 			 /sys/kernel/debug/block/$d/hctx*/busy; do
-			[ -s "$f" ] && echo "blk_state: ${f#/sys/kernel/debug/block/}: $(head -c 300 "$f" | tr '\n' ' ')"
+			# (debugfs files have no size: read them)
+			s=$(head -c 300 "$f" 2>/dev/null | tr '\n' ' ')
+			[ -z "$s" ] || echo "blk_state: ${f#/sys/kernel/debug/block/}: $s"
 		done
 	done
 }
@@ -572,6 +574,12 @@ run_case() {
 			why="timed out after ${CASE_TIMEOUT}s (blocked tasks: see the console)"
 			echo 1 > /proc/sys/kernel/sysrq
 			echo w > /proc/sysrq-trigger
+			# the stacks are printed at KERN_INFO, below the console's
+			# loglevel: copy them from the kernel log to the console
+			sleep 1
+			dmesg | awk '/sysrq: Show Blocked State/ { on = 1; b = "" }
+				on { b = b $0 "\n" } END { printf "%s", b }' |
+				head -n 400 > /dev/console
 			# and where the devices' requests are: in flight, in a
 			# hardware queue's dispatch list or busy in the driver
 			blk_state > /dev/console 2>&1
