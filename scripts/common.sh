@@ -50,6 +50,17 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SERIES/series"
 }
 
+# series_sections: the sections of the series, one "N NAME PATCH..." line each
+# in order: a "# ..." comment line opens section N (the first is the fixes,
+# the last the release patch), NAME is the comment's first word; sections
+# without patches are left out
+series_sections() {
+	awk 'NR == 1 { next }
+		/^#/ { n++; name[n] = $2; sub(/[^A-Za-z0-9_-].*/, "", name[n]); next }
+		/\.patch[[:space:]]*$/ { p[n] = p[n] " " $1 }
+		END { for (i = 1; i <= n; i++) if (p[i] != "") print i " " name[i] p[i] }' "$SERIES/series"
+}
+
 # One commit of the tree as a patch file. format-patch folds a long Subject:
 # header over two lines; it is unfolded here (git am reads either) so that a
 # commit's subject can be found in patches/ with grep, as export-series itself

@@ -450,7 +450,7 @@ blk_state() {
 			 /sys/kernel/debug/block/$d/hctx*/busy; do
 			# (debugfs files have no size: read them)
 			s=$(head -c 300 "$f" 2>/dev/null | tr '\n' ' ')
-			[ -z "$s" ] || echo "blk_state: ${f#/sys/kernel/debug/block/}: $s"
+			[ -z "$(echo $s)" ] || echo "blk_state: ${f#/sys/kernel/debug/block/}: $s"
 		done
 	done
 }
