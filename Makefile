@@ -94,8 +94,9 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # 7.2: the cases of what the 7.2 series has, and the test of every fix it
 # sends to stable (Cc: stable) that the series' later patches leave
 # visible: of the poll area, md polling (linear shares raid0's code; a
-# write polled on each of five mirrors; the failure, reshape, io_poll and
-# ring cases are left to make test), dm's polling
+# write polled on each of five mirrors; raid1's and raid10's REQ_NOWAIT
+# reads, polled and not, which stand for raid1's polled reads; the
+# failure, reshape, io_poll and ring cases are left to make test), dm's polling
 # rule (tables that refuse: dm-crypt, dm-raid, a mixed table; tables that
 # poll: the targets that opted in with no case of their own, and
 # dm-inlinecrypt, whose writes go through blk-crypto-fallback's fix;
@@ -110,7 +111,7 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # dm-thin, NVMe's shared poll queue, raid5's refusal, mainline's
 # test_null_01 and the other md-raid layouts are left to make test T=...,
 # for CI's time.
-POLL_7.2 := nullb_poll,md_raid0_poll,md_raid1_poll,md_raid10_poll,md_raid1_five_mirrors_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
+POLL_7.2 := nullb_poll,md_raid0_poll,md_raid10_poll,md_raid1_reads_inline,md_raid10_reads_inline,md_raid1_five_mirrors_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
 MDRAID_7.2 := raid1_read_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_17,test_generic_18
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))

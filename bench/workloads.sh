@@ -41,6 +41,10 @@ md-raid0-irq    md_raid0    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4
 md-raid0-poll   md_raid0    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid10-irq   md_raid10   nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid10-poll  md_raid10   nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid1-write  md_raid1    -              --hipri=0 variants=randwrite-j1-qd32,randwrite-j2-qd32
+md-raid10-write md_raid10   -              --hipri=0 variants=randwrite-j1-qd32,randwrite-j2-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-linear-nomem dm_linear_nomem nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
 dm-mpath        dm_mpath    nullb-nomem    --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
@@ -128,6 +132,8 @@ setup_md() {
 }
 setup_md_raid0() { setup_md 0; }
 setup_md_raid1() { setup_md 1; }
+# raid10 near2 over the same two devices: raid1's layout, raid10's code
+setup_md_raid10() { setup_md 10; }
 # md raid1 over 2 or raid10 over 4 null_blk devices of 4 GiB (or the first
 # -d devices): idle (--assume-clean), or in its initial resync held at
 # 20 MB/s, which must still run after every fio run (RUNNING). The null_blk

@@ -339,6 +339,83 @@ case_md_raid0_poll()  { md_array 0 2; md_poll_matrix; }
 case_md_raid1_poll()  { md_array 1 2; md_poll_matrix; }
 case_md_raid10_poll() { md_array 10 4; md_poll_matrix; }
 
+# md_reads_inline LEVEL N: raid1 and raid10 take REQ_NOWAIT reads (7.2's
+# series; upstream removed REQ_NOWAIT from them in 3fe5b7c9fb72), so that
+# io_uring issues them from its own task, not from io-wq. Counted with
+# io_wq_enqueue() in each phase: writes are still refused under REQ_NOWAIT
+# and nearly all go to io-wq (on 7.2; 6.12 takes them); then the same blocks are read back and
+# verified by interrupt and polled, with fewer than one read in ten handed
+# to io-wq, and the polled ones polled; read again 512 deep, members run out
+# of tags and refuse reads, which io-wq issues again. On raid10 the reads run once more
+# during a repair, which bars the buckets it works in: some reads are
+# refused there and go to io-wq, the data verifies, the repair runs to its
+# end (a count the refusal left behind would hang it) and a check finds no
+# mismatch.
+md_reads_inline() {
+	local level=$1 n=4096 w q hipri args
+	md_array "$level" "$2"
+	args="--name=inline --filename=/dev/md0 --ioengine=io_uring --direct=1
+		--rw=randwrite --bs=4k --iodepth=16 --size=16M --verify=crc32c
+		--verify_fatal=1 --allow_file_create=0"
+	probe_add iowq io_wq_enqueue
+	w=$(probe_hits iowq)
+	# shellcheck disable=SC2086
+	run fio $args --do_verify=0 >/tmp/fio.out
+	w=$(($(probe_hits iowq) - w))
+	log "writes: $w of $n handed to io-wq"
+	# 6.12's raid1 and raid10 take REQ_NOWAIT writes too (upstream's code)
+	case $(uname -r) in 6.12.*) ;; *)
+		[ "$w" -ge $((n * 9 / 10)) ] ||
+			fail "writes: only $w of $n handed to io-wq (REQ_NOWAIT writes taken?)"
+	esac
+	for hipri in 0 1; do
+		poll_mark
+		q=$(probe_hits iowq)
+		# shellcheck disable=SC2086
+		run fio $args --verify_only=1 --hipri=$hipri >/tmp/fio.out
+		q=$(($(probe_hits iowq) - q))
+		log "reads (hipri=$hipri): $q of $n handed to io-wq"
+		[ $((q * 10)) -lt "$n" ] ||
+			fail "reads (hipri=$hipri): $q of $n handed to io-wq, not issued by fio's task"
+	done
+	assert_polled $(md_members md0)
+
+	# 512 polled reads in flight: the members run out of tags, refuse
+	# REQ_NOWAIT reads, and md ends those with EAGAIN (no read error, no
+	# retry: after_case's md_state_check sees no member error) for io-wq
+	# to issue again
+	tags_mark
+	q=$(probe_hits iowq)
+	# shellcheck disable=SC2086
+	run fio $args --verify_only=1 --hipri=1 --iodepth=512 >/tmp/fio.out
+	q=$(($(probe_hits iowq) - q))
+	set -- $TAGS_MARK
+	w=$(($(probe_hits notag) - $2))
+	log "reads 512 deep: $w refused by a member without a free tag, $q handed to io-wq"
+	[ "$w" -gt 0 ] || fail "no member refused a REQ_NOWAIT read for want of a tag"
+	[ "$q" -gt 0 ] || fail "no read a member refused was handed to io-wq"
+	[ "$level" = 10 ] || return 0
+
+	resync_speed slow 2000
+	echo repair > /sys/block/md0/md/sync_action || fail "md0: cannot start a repair"
+	q=$(probe_hits iowq)
+	# shellcheck disable=SC2086
+	run fio $args --verify_only=1 --hipri=1 >/tmp/fio.out
+	q=$(($(probe_hits iowq) - q))
+	overlap "grep -q repair /sys/block/md0/md/sync_action" \
+		"the repair finished before the reads did"
+	log "reads during the repair: $q of $n refused and handed to io-wq"
+	[ "$q" -gt 0 ] || race_lost "no read met a bucket the repair barred"
+	resync_speed fast
+	md_wait /dev/md0
+	[ "$(cat /sys/block/md0/md/last_sync_action)" = repair ] ||
+		fail "md0: last_sync_action is $(cat /sys/block/md0/md/last_sync_action)"
+	md_check_clean /dev/md0
+}
+
+case_md_raid1_reads_inline()  { md_reads_inline 1 2; }
+case_md_raid10_reads_inline() { md_reads_inline 10 4; }
+
 # A mirror fails while polled I/O runs; it is removed, added back and
 # recovers while polled I/O runs again. Then the member that never failed
 # fails in turn: what was written during recovery reads back from the
@@ -799,7 +876,7 @@ case_md_raid10_poll_reshape() {
 run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_inlinecrypt_poll \
 	dm_other_targets_poll dm_reload_poll dm_mixed_table_poll md_linear_poll md_raid0_poll \
-	md_raid1_poll md_raid10_poll md_raid1_poll_fail_recover \
+	md_raid1_poll md_raid10_poll md_raid1_reads_inline md_raid10_reads_inline md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_polling_member_joins md_raid1_five_mirrors_poll \
 	md_raid10_near3_replacement_poll md_raid1_poll_reconfigure \
