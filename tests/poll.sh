@@ -416,6 +416,46 @@ md_reads_inline() {
 case_md_raid1_reads_inline()  { md_reads_inline 1 2; }
 case_md_raid10_reads_inline() { md_reads_inline 10 4; }
 
+# A member without REQ_NOWAIT (dm-delay, which does not declare
+# DM_TARGET_NOWAIT) replaces a raid1 mirror while polled reads run from a
+# file opened before: the array keeps taking REQ_NOWAIT
+# (mddev_stack_new_rdev()), so those reads do not fail with EOPNOTSUPP;
+# once the new mirror is in sync, the reads md would send to it are
+# refused and io-wq issues them again (counted), the data verifies, and no
+# member counts an error.
+case_md_raid1_nowait_member_joins() {
+	local pid q
+	md_array 1 2
+	nullb nullb3 size=128 poll_queues=2
+	dm_create slow "0 $(sectors nullb3) delay /dev/nullb3 0 0"
+	fio_verify /dev/md0 --size=16M
+	probe_add iowq io_wq_enqueue
+	fio_verify /dev/md0 --hipri=1 --size=16M --verify_only \
+		--loops="$(slower 8)" &
+	pid=$!
+	sleep 1
+	allow_kernel "Disk failure on nullb2,"
+	run mdadm /dev/md0 --fail /dev/nullb2
+	run mdadm /dev/md0 --remove /dev/nullb2
+	# recovery at 100 MB/s under the reads (md would hold it at the
+	# minimum while the array is busy)
+	resync_speed slow 100000
+	run mdadm /dev/md0 --add /dev/mapper/slow
+	wait_for "[ \$(cat /sys/block/md0/md/degraded) = 0 ]" 300
+	md_wait /dev/md0
+	resync_speed fast
+	poll_mark
+	q=$(probe_hits iowq)
+	sleep 5
+	q=$(($(probe_hits iowq) - q))
+	overlap "kill -0 $pid 2>/dev/null" "the reads ended before the new mirror was in sync"
+	wait "$pid" || fail "polled reads failed while a member without REQ_NOWAIT joined: $(tail -n 3 /tmp/fio.out)"
+	log "reads after the new mirror was in sync: $q handed to io-wq"
+	[ "$q" -gt 0 ] || fail "no read to the member without REQ_NOWAIT was refused"
+	md_check_clean /dev/md0
+	assert_polled nullb1 nullb3
+}
+
 # A mirror fails while polled I/O runs; it is removed, added back and
 # recovers while polled I/O runs again. Then the member that never failed
 # fails in turn: what was written during recovery reads back from the
@@ -876,7 +916,8 @@ case_md_raid10_poll_reshape() {
 run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_inlinecrypt_poll \
 	dm_other_targets_poll dm_reload_poll dm_mixed_table_poll md_linear_poll md_raid0_poll \
-	md_raid1_poll md_raid10_poll md_raid1_reads_inline md_raid10_reads_inline md_raid1_poll_fail_recover \
+	md_raid1_poll md_raid10_poll md_raid1_reads_inline md_raid10_reads_inline \
+	md_raid1_nowait_member_joins md_raid1_poll_fail_recover \
 	md_raid10_poll_fail_recover md_raid5_poll_refused md_member_without_poll \
 	md_raid1_polling_member_joins md_raid1_five_mirrors_poll \
 	md_raid10_near3_replacement_poll md_raid1_poll_reconfigure \
