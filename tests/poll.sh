@@ -737,9 +737,9 @@ case_nvme_poll_shared_queue() {
 # tags per poll queue, so that uring-poll's 256 I/Os in flight run out of
 # tags: a member bio with REQ_NOWAIT (raid0 and linear) fails with EAGAIN,
 # which ends the md bio with it and io_uring issues it again from io-wq (on
-# 6.12, md resubmits the member bio); one without (raid1 and raid10 on 7.2,
-# which take no REQ_NOWAIT, so io_uring submits from io-wq) waits for a
-# tag.
+# 6.12, md resubmits the member bio); raid1 and raid10 reads on 7.2 do the
+# same (their writes, which take no REQ_NOWAIT there, are submitted from
+# io-wq and wait for a tag).
 md_array_shallow() {
 	local level=$1 n=$2 chunk=
 	shift 2
