@@ -5,9 +5,11 @@
 # every resync, recovery and reshape completes and a check finds no mismatch
 # (the cases that step a sync through a few blocks check those blocks).
 # raid10 runs in its near2, far2 and offset2 layouts over 4 devices, near3
-# and far2 over 5. Writes go into the very blocks a resync, two recoveries at
-# once and a replace are copying; discards and an fstrim run during a
-# resync; the resync is frozen and resumed, and a member fails and comes
+# and far2 over 5. Writes go into the very blocks a resync (to md0, through
+# dm, across dm-linear segments, and over the end of one barrier unit of a
+# 40 GiB array into the next while writes elsewhere share its bucket), two
+# recoveries at once (near2, far2, offset2) and a replace are copying;
+# discards and an fstrim run during a resync; the resync is frozen and resumed, and a member fails and comes
 # back, in a loop under I/O. Where a case tests I/O during a resync, a
 # recovery, a reshape or a member failure, it checks that the two really
 # overlapped, and runs again slower when they did not (race_lost in lib.sh).
@@ -237,14 +239,15 @@ md_create_on() {
 		--raid-devices="$n" "$@" $MEMBERS
 }
 
-# fill DEV...: non-zero data over the first 8 MiB of each DEV (md's data
-# offset and the blocks the steps sync), so that a copy on it differs from
-# one on a device that was left zeroed.
+# fill DEV...: non-zero data over FILL_SIZE (default 8M) from byte
+# FILL_AT (default 0) of each DEV (md's data offset and the blocks the steps
+# sync), so that a copy on it differs from one on a device left zeroed.
 fill() {
 	local d
 	for d; do
 		run fio --name=fill --filename="$d" --ioengine=io_uring --direct=1 \
-			--rw=write --bs=1M --iodepth=4 --size=8M --output=/dev/null
+			--rw=write --bs=1M --iodepth=4 --offset="${FILL_AT:-0}" \
+			--size="${FILL_SIZE:-8M}" --output=/dev/null
 	done
 }
 
@@ -272,10 +275,13 @@ sync_done() {
 # so that regular I/O is pending in another barrier bucket.
 STEP_NULLB="max_sectors=64 irqmode=2"
 
-# step_members N: N members for the step cases (64 MiB, STEP_LAT ms).
+# step_members N [NULLB_PARAM=VALUE...]: N members for the step cases
+# (64 MiB unless a size= follows, STEP_LAT ms).
 step_members() {
+	local n=$1
+	shift
 	STEP_LAT=$(slower 300)
-	md_members "$1" $STEP_NULLB completion_nsec=$((STEP_LAT * 1000000))
+	md_members "$n" $STEP_NULLB completion_nsec=$((STEP_LAT * 1000000)) "$@"
 }
 
 # step_write DEV OFFSET SIZE: one O_DIRECT write of SIZE bytes of random
@@ -292,10 +298,11 @@ step_check() {
 		cmp -s - "/tmp/step.$2" || fail "$1: the data written at $2 does not read back"
 }
 
-# background_writes: fio writes to the second half of md0, far from the
-# blocks the steps write (another barrier unit), until kill_background.
+# background_writes: fio writes to 32 MiB of md0 from byte BG_AT (default
+# 64M, the second barrier unit), far from the blocks the steps write, until
+# kill_background.
 background_writes() {
-	fio --name=elsewhere --filename=/dev/md0 --offset=64M --size=32M \
+	fio --name=elsewhere --filename=/dev/md0 --offset="${BG_AT:-64M}" --size=32M \
 		--rw=randwrite --bs=4k --iodepth=4 --ioengine=io_uring --direct=1 \
 		--time_based --runtime=3600 --output=/dev/null &
 	echo $! > /tmp/background.pid
@@ -306,18 +313,19 @@ kill_background() {
 }
 
 # sync_steps DEV STEPS STEP_SECTORS SIZE: with md0's sync waiting at sync_max
-# 0, let it do STEPS steps of STEP_SECTORS (array sectors for a resync,
-# member sectors for a recovery) one by one; 0.1 s into step K, while the
-# step's reads are still in flight, write SIZE bytes at K * SIZE of DEV.
+# STEP_AT (default 0), let it do STEPS steps of STEP_SECTORS (array sectors
+# for a resync, member sectors for a recovery) one by one; 0.1 s into step
+# K, while the step's reads are still in flight, write SIZE bytes at
+# STEP_AT * 512 + K * SIZE of DEV.
 sync_steps() {
-	local dev=$1 steps=$2 ss=$3 size=$4 k=0 end
+	local dev=$1 steps=$2 ss=$3 size=$4 k=0 end at=$((${STEP_AT:-0} * 512))
 	background_writes
 	while [ "$k" -lt "$steps" ]; do
-		end=$(((k + 1) * ss))
+		end=$((${STEP_AT:-0} + (k + 1) * ss))
 		echo "$end" > "$(md_sys sync_max)" || fail "cannot set sync_max to $end"
 		sleep 0.1
 		overlap "[ \$(sync_done) -lt $end ]" "the sync finished step $k before it was written into"
-		step_write "$dev" $((k * size)) "$size"
+		step_write "$dev" $((at + k * size)) "$size"
 		wait_for "[ \$(sync_done) -ge $end ]" 60
 		k=$((k + 1))
 	done
@@ -327,23 +335,25 @@ sync_steps() {
 
 # step_checks DEV STEPS SIZE: every block sync_steps wrote reads back.
 step_checks() {
-	local k=0
+	local k=0 at=$((${STEP_AT:-0} * 512))
 	while [ "$k" -lt "$2" ]; do
-		step_check "$1" $((k * $3)) "$3"
+		step_check "$1" $((at + k * $3)) "$3"
 		k=$((k + 1))
 	done
 }
 
-# check_steps END: a check of md0's sectors [0, END) only, the blocks the
-# steps wrote into, finds the copies equal (the rest of the array, at
-# STEP_LAT ms a request, would take a minute to check).
+# check_steps SECTORS: a check of md0's sectors [STEP_AT, STEP_AT +
+# SECTORS) only, the blocks the steps wrote into, finds the copies equal
+# (the rest of the array, at STEP_LAT ms a request, would take a minute to
+# check).
 check_steps() {
-	echo 0 > "$(md_sys sync_min)" || fail "cannot set sync_min to 0"
-	echo "$1" > "$(md_sys sync_max)" || fail "cannot set sync_max to $1"
+	local from=${STEP_AT:-0} end=$((${STEP_AT:-0} + $1))
+	echo "$from" > "$(md_sys sync_min)" || fail "cannot set sync_min to $from"
+	echo "$end" > "$(md_sys sync_max)" || fail "cannot set sync_max to $end"
 	echo check > "$(md_sys sync_action)" || fail "cannot start a check"
 	wait_for "sync_is check"
-	wait_for "[ \$(sync_done) -ge $1 ]" 60
-	mismatch_none "the check of the first $1 sectors"
+	wait_for "[ \$(sync_done) -ge $end ]" 60
+	mismatch_none "the check of sectors $from to $end"
 	# interrupted, the check leaves sync_min at END
 	echo idle > "$(md_sys sync_action)"
 	md_wait /dev/md0
@@ -351,28 +361,62 @@ check_steps() {
 	echo 0 > "$(md_sys sync_min)"
 }
 
-# write_into_resync [dm]: raid10 near2, chunk 64k, over 4 members whose
-# second copies hold other data than the first; it starts as if clean and
-# its resync is then run from sector 0, one 64k step at a time, with a
-# write into each step's block (to md0, or to a dm-linear device over it).
-# Then every block reads back, and a check of the steps' blocks finds the
-# copies equal (the resync stops after the steps: the array is marked
-# clean with resync_start, as the rest of it would take a minute).
+# write_into_resync [dm|dm_segments|unit UNIT MEMBER_MB BG_UNIT]: raid10
+# near2, chunk 64k, over 4 members whose second copies hold other data than
+# the first; it starts as if clean and its resync is then run one 64k step
+# at a time from sector 0, with a write into each step's block (to md0, to a
+# dm-linear device over it, or to dm-linear segments of 32k over it), or over
+# the end of barrier unit UNIT - 1 into the start of UNIT, on members of
+# MEMBER_MB (memory-backed null_blk only stores what is written), with the
+# other writes in unit BG_UNIT. Then every block reads back, and a check of
+# the steps' blocks finds the copies equal (the resync stops after the
+# steps: the array is marked clean with resync_start, as the rest of it
+# would take a minute).
+#
+# dm_segments: the dm device maps md0 one to one, but its first 512k is
+# made of dm-linear segments of 32k, so every step's 64k write crosses a
+# target boundary: dm submits the part in the first segment and queues the
+# rest on the task (current->bio_list), and md must not let that first
+# part into the bucket the step bars because the task has queued bios.
 write_into_resync() {
-	local dev=/dev/md0
+	local dev=/dev/md0 mode=${1:-md} unit_sectors=131072 doff need table s
 	resync_speed fast
-	step_members 4
+	if [ "$mode" = unit ]; then
+		STEP_AT=$(($2 * unit_sectors - 512))
+		BG_AT=$(($4 * unit_sectors * 512))
+		step_members 4 size="$3"
+		# near2 over 4: array sector S is member sector S / 2 (+ the
+		# data offset, at most 128 MiB: checked below)
+		FILL_AT=$((STEP_AT * 256 / 1048576 * 1048576))
+		FILL_SIZE=$((128 + 8))M
+	else
+		step_members 4
+	fi
 	fill /dev/nullb2 /dev/nullb4
 	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	doff=$(cat "$(md_sys dev-nullb2/offset)")
+	need=$((${STEP_AT:-0} * 256 + doff * 512 + 8 * 65536 / 2))
+	FILL_SIZE=${FILL_SIZE:-8M}
+	[ "$need" -le $((${FILL_AT:-0} + ${FILL_SIZE%M} * 1048576)) ] ||
+		fail "the data offset ($doff sectors) puts the steps' blocks outside the filled part"
 	echo frozen > "$(md_sys sync_action)"
-	echo 0 > "$(md_sys resync_start)" || fail "cannot set resync_start"
-	echo 0 > "$(md_sys sync_max)"
+	echo "${STEP_AT:-0}" > "$(md_sys resync_start)" || fail "cannot set resync_start"
+	echo "${STEP_AT:-0}" > "$(md_sys sync_max)"
 	echo resync > "$(md_sys sync_action)" || fail "cannot start the resync"
 	wait_for "sync_is resync"
-	if [ "${1:-}" = dm ]; then
+	case $mode in
+	dm)
 		dm_create lin "0 $(sectors md0) linear /dev/md0 0"
-		dev=/dev/mapper/lin
-	fi
+		dev=/dev/mapper/lin ;;
+	dm_segments)
+		table=""
+		for s in $(seq 0 64 960); do
+			table="${table}$s 64 linear /dev/md0 $s
+"
+		done
+		dm_create lin "${table}1024 $(($(sectors md0) - 1024)) linear /dev/md0 1024"
+		dev=/dev/mapper/lin ;;
+	esac
 	sync_steps "$dev" 8 128 65536
 	echo frozen > "$(md_sys sync_action)"
 	wait_for "sync_is frozen"
@@ -381,19 +425,30 @@ write_into_resync() {
 	check_steps 1024
 }
 
-# write_into_recovery: raid10 near2, chunk 64k, loses nullb2 and nullb4
-# (one copy of every chunk: nullb2 holds the even chunks' second copies,
-# nullb4 the odd ones'); two fresh members rebuild both at once, one 64k
-# member step at a time, with a 128k write into each step's two chunks.
-# Once rebuilt, a check of the steps' blocks finds the copies equal, and the
-# members that never failed are failed too, so that every block must read
-# back from the rebuilt members alone.
+# write_into_recovery LAYOUT: raid10 (n2, f2 or o2), chunk 64k, loses
+# nullb2 and nullb4, one copy of every chunk in each layout (a chunk's copies
+# are on two neighbouring members); two fresh members rebuild both at once,
+# one member step at a time, with a write into each step's chunks: near2,
+# a 64k step rebuilds two chunks (nullb2 holds the even chunks' second
+# copies, nullb4 the odd ones'), written with 128k; far2, a 64k step in the
+# members' first half rebuilds the first copies of chunks 4K + 1 and 4K + 3,
+# written with 256k over chunks 4K to 4K + 3; offset2, a 128k step (two
+# member chunks) rebuilds chunk 4K + 1 and 4K + 3 and the second copies of
+# 4K and 4K + 2, written the same way. Once rebuilt, a check of the steps'
+# blocks finds the copies equal, and the members that never failed are
+# failed too, so that every block must read back from the rebuilt members
+# alone.
 write_into_recovery() {
+	local layout=$1 ss=128 size=131072
+	case $layout in
+	f2) size=262144 ;;
+	o2) ss=256 size=262144 ;;
+	esac
 	failing nullb1 nullb2 nullb3 nullb4
 	resync_speed fast
 	step_members 6
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3 /dev/nullb4"
-	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	md_create_on 10 4 --layout="$layout" --chunk=64 --assume-clean
 	run mdadm /dev/md0 --fail /dev/nullb2 --fail /dev/nullb4
 	run mdadm /dev/md0 --remove /dev/nullb2 --remove /dev/nullb4
 	echo frozen > "$(md_sys sync_action)"
@@ -401,13 +456,13 @@ write_into_recovery() {
 	run mdadm /dev/md0 --add /dev/nullb5 /dev/nullb6
 	echo idle > "$(md_sys sync_action)"
 	wait_for "sync_is recover"
-	sync_steps /dev/md0 8 128 131072
+	sync_steps /dev/md0 8 "$ss" "$size"
 	echo max > "$(md_sys sync_max)"
 	md_wait /dev/md0
 	degraded && fail "still degraded after the recovery: $(cat /proc/mdstat)"
-	check_steps 2048
+	check_steps $((8 * size / 512))
 	run mdadm /dev/md0 --fail /dev/nullb1 --fail /dev/nullb3
-	step_checks /dev/md0 8 131072
+	step_checks /dev/md0 8 "$size"
 }
 
 # write_into_replace: mdadm --replace copies nullb2 to a fresh member, one
@@ -672,7 +727,18 @@ case_raid10_near2_read_errors_during_check() { read_errors_during_check n2; }
 case_raid10_near2_reshape()   { reshape n2; }
 case_raid10_near2_write_into_resync()    { write_into_resync; }
 case_raid10_near2_write_into_resync_dm() { write_into_resync dm; }
-case_raid10_near2_write_into_two_recoveries() { write_into_recovery; }
+case_raid10_near2_write_into_resync_dm_segments() { write_into_resync dm_segments; }
+# 40 GiB: steps over the end of barrier unit 615 into 616, the other writes
+# in unit 6, which shares unit 616's barrier bucket (hash_long(616, 10) ==
+# hash_long(6, 10), checked)
+case_raid10_near2_write_into_resync_shared_bucket() {
+	[ $(((616 * 0x61C8864680B583EB >> 54) & 1023)) = $(((6 * 0x61C8864680B583EB >> 54) & 1023)) ] ||
+		fail "units 616 and 6 do not share a barrier bucket"
+	write_into_resync unit 616 20480 6
+}
+case_raid10_near2_write_into_two_recoveries() { write_into_recovery n2; }
+case_raid10_far2_write_into_two_recoveries() { write_into_recovery f2; }
+case_raid10_offset2_write_into_two_recoveries() { write_into_recovery o2; }
 case_raid10_near2_write_into_replace() { write_into_replace; }
 case_raid10_near3_5disks_resync_check_repair() { resync_check_repair n3 5; }
 case_raid10_far2_5disks_resync_check_repair()  { resync_check_repair f2 5; }
@@ -693,7 +759,9 @@ run_cases raid1_resync raid1_fail_re_add raid1_read_retry_during_freeze \
 	raid10_near2_read_errors_during_check \
 	raid10_near2_reshape raid10_offset2_reshape \
 	raid10_near2_write_into_resync raid10_near2_write_into_resync_dm \
-	raid10_near2_write_into_two_recoveries raid10_near2_write_into_replace \
+	raid10_near2_write_into_resync_dm_segments raid10_near2_write_into_resync_shared_bucket \
+	raid10_near2_write_into_two_recoveries raid10_far2_write_into_two_recoveries \
+	raid10_offset2_write_into_two_recoveries raid10_near2_write_into_replace \
 	raid10_near3_5disks_resync_check_repair raid10_far2_5disks_resync_check_repair \
 	raid10_far2_read_errors_during_check raid10_offset2_read_errors_during_check \
 	raid10_near2_discard_during_resync raid10_near2_fstrim_during_resync \
