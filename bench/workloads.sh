@@ -61,6 +61,7 @@ none-batch      sched_none  -              --hipri=0 --iodepth_batch_submit=8 va
 none-nomem         sched_nomem_none         -           --hipri=0 variants=j1-qd32,j2-qd32
 mq-deadline-nomem  sched_nomem_mq_deadline  none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
 bfq-nomem          sched_nomem_bfq          none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
+kyber-nomem        sched_nomem_kyber        none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
 bfq-batch       sched_bfq   none-batch     --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
@@ -272,6 +273,8 @@ setup_sched_nomem() {
 setup_sched_nomem_none() { setup_sched_nomem none; }
 setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
 setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
+# kyber is built only with EXTRA_CONFIG=kyber (configs/kyber.config)
+setup_sched_nomem_kyber() { setup_sched_nomem kyber; }
 # loop on a 1 GiB file in the guest's /tmp, as losetup makes it (buffered,
 # rq_affinity 1): its worker completes each request in task context, and
 # its one hardware queue takes BLOCK_SOFTIRQ unless blk-mq sends the
