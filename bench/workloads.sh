@@ -273,7 +273,6 @@ setup_sched_nomem() {
 setup_sched_nomem_none() { setup_sched_nomem none; }
 setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
 setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
-# kyber is built only with EXTRA_CONFIG=kyber (configs/kyber.config)
 setup_sched_nomem_kyber() { setup_sched_nomem kyber; }
 # loop on a 1 GiB file in the guest's /tmp, as losetup makes it (buffered,
 # rq_affinity 1): its worker completes each request in task context, and

@@ -9,8 +9,8 @@
 # dm, across dm-linear segments, and over the end of one barrier unit of a
 # 40 GiB array into the next while writes elsewhere share its bucket), two
 # recoveries at once (near2, far2, offset2) and a replace are copying;
-# discards and an fstrim run during a resync; the resync is frozen and resumed, and a member fails and comes
-# back, in a loop under I/O. Where a case tests I/O during a resync, a
+# discards and an fstrim run during a resync; the resync is frozen and
+# resumed, and a member fails and comes back, in a loop under I/O. Where a case tests I/O during a resync, a
 # recovery, a reshape or a member failure, it checks that the two really
 # overlapped, and runs again slower when they did not (race_lost in lib.sh).
 # No case may strand or fail I/O it did not cause on purpose
@@ -239,15 +239,23 @@ md_create_on() {
 		--raid-devices="$n" "$@" $MEMBERS
 }
 
-# fill DEV...: non-zero data over FILL_SIZE (default 8M) from byte
-# FILL_AT (default 0) of each DEV (md's data offset and the blocks the steps
-# sync), so that a copy on it differs from one on a device left zeroed.
+# Where the step cases below work (each case runs in a process of its own,
+# so a case that moves them moves them for itself only): the sync's steps
+# start at SYNC_AT (array sectors for a resync, member sectors for a
+# recovery), the first step's write at array sector WRITE_AT; fill() writes
+# FILL_SIZE bytes from byte FILL_AT of each member it is given, and the
+# background writes go to 32 MiB of md0 from byte BG_AT.
+SYNC_AT=0 WRITE_AT=0 FILL_AT=0 FILL_SIZE=8M BG_AT=64M
+
+# fill DEV...: non-zero data over FILL_SIZE from byte FILL_AT of each DEV
+# (md's data offset and the blocks the steps sync), so that a copy on it
+# differs from one on a device left zeroed.
 fill() {
 	local d
 	for d; do
 		run fio --name=fill --filename="$d" --ioengine=io_uring --direct=1 \
-			--rw=write --bs=1M --iodepth=4 --offset="${FILL_AT:-0}" \
-			--size="${FILL_SIZE:-8M}" --output=/dev/null
+			--rw=write --bs=1M --iodepth=4 --offset="$FILL_AT" \
+			--size="$FILL_SIZE" --output=/dev/null
 	done
 }
 
@@ -298,11 +306,11 @@ step_check() {
 		cmp -s - "/tmp/step.$2" || fail "$1: the data written at $2 does not read back"
 }
 
-# background_writes: fio writes to 32 MiB of md0 from byte BG_AT (default
-# 64M, the second barrier unit), far from the blocks the steps write, until
-# kill_background.
+# background_writes: fio writes to 32 MiB of md0 from byte BG_AT (by
+# default the second barrier unit), far from the blocks the steps write,
+# until kill_background.
 background_writes() {
-	fio --name=elsewhere --filename=/dev/md0 --offset="${BG_AT:-64M}" --size=32M \
+	fio --name=elsewhere --filename=/dev/md0 --offset="$BG_AT" --size=32M \
 		--rw=randwrite --bs=4k --iodepth=4 --ioengine=io_uring --direct=1 \
 		--time_based --runtime=3600 --output=/dev/null &
 	echo $! > /tmp/background.pid
@@ -312,19 +320,28 @@ kill_background() {
 	wait "$(cat /tmp/background.pid)" 2>/dev/null || true
 }
 
+# members_reading: reads in flight on the null_blk devices. During the
+# steps only the sync reads (the other writes are writes).
+members_reading() {
+	cat /sys/block/nullb*/inflight | awk '{ n += $1 } END { print n + 0 }'
+}
+
 # sync_steps DEV STEPS STEP_SECTORS SIZE: with md0's sync waiting at sync_max
-# STEP_AT (default 0), let it do STEPS steps of STEP_SECTORS (array sectors
-# for a resync, member sectors for a recovery) one by one; 0.1 s into step
-# K, while the step's reads are still in flight, write SIZE bytes at
-# STEP_AT * 512 + K * SIZE of DEV.
+# SYNC_AT, let it do STEPS steps of STEP_SECTORS (array sectors for a
+# resync, member sectors for a recovery) one by one; as soon as step K's
+# reads are in flight on the members (a sync request may first wait for the
+# regular I/O in its bucket), write SIZE bytes at WRITE_AT * 512 + K * SIZE
+# of DEV.
 sync_steps() {
-	local dev=$1 steps=$2 ss=$3 size=$4 k=0 end at=$((${STEP_AT:-0} * 512))
+	local dev=$1 steps=$2 ss=$3 size=$4 k=0 end at=$((WRITE_AT * 512))
+	wait_for "[ \$(sync_done) -ge $SYNC_AT ]" 120
 	background_writes
 	while [ "$k" -lt "$steps" ]; do
-		end=$((${STEP_AT:-0} + (k + 1) * ss))
+		end=$((SYNC_AT + (k + 1) * ss))
 		echo "$end" > "$(md_sys sync_max)" || fail "cannot set sync_max to $end"
-		sleep 0.1
-		overlap "[ \$(sync_done) -lt $end ]" "the sync finished step $k before it was written into"
+		wait_for "[ \$(members_reading) -gt 0 ] || [ \$(sync_done) -ge $end ]" 30
+		overlap "[ \$(sync_done) -lt $end ]" \
+			"the sync finished step $k before it was written into"
 		step_write "$dev" $((at + k * size)) "$size"
 		wait_for "[ \$(sync_done) -ge $end ]" 60
 		k=$((k + 1))
@@ -335,19 +352,19 @@ sync_steps() {
 
 # step_checks DEV STEPS SIZE: every block sync_steps wrote reads back.
 step_checks() {
-	local k=0 at=$((${STEP_AT:-0} * 512))
+	local k=0 at=$((WRITE_AT * 512))
 	while [ "$k" -lt "$2" ]; do
 		step_check "$1" $((at + k * $3)) "$3"
 		k=$((k + 1))
 	done
 }
 
-# check_steps SECTORS: a check of md0's sectors [STEP_AT, STEP_AT +
+# check_steps SECTORS: a check of md0's sectors [WRITE_AT, WRITE_AT +
 # SECTORS) only, the blocks the steps wrote into, finds the copies equal
 # (the rest of the array, at STEP_LAT ms a request, would take a minute to
 # check).
 check_steps() {
-	local from=${STEP_AT:-0} end=$((${STEP_AT:-0} + $1))
+	local from=$WRITE_AT end=$((WRITE_AT + $1))
 	echo "$from" > "$(md_sys sync_min)" || fail "cannot set sync_min to $from"
 	echo "$end" > "$(md_sys sync_max)" || fail "cannot set sync_max to $end"
 	echo check > "$(md_sys sync_action)" || fail "cannot start a check"
@@ -365,43 +382,54 @@ check_steps() {
 # near2, chunk 64k, over 4 members whose second copies hold other data than
 # the first; it starts as if clean and its resync is then run one 64k step
 # at a time from sector 0, with a write into each step's block (to md0, to a
-# dm-linear device over it, or to dm-linear segments of 32k over it), or over
-# the end of barrier unit UNIT - 1 into the start of UNIT, on members of
-# MEMBER_MB (memory-backed null_blk only stores what is written), with the
-# other writes in unit BG_UNIT. Then every block reads back, and a check of
-# the steps' blocks finds the copies equal (the resync stops after the
-# steps: the array is marked clean with resync_start, as the rest of it
+# dm-linear device over it, or to dm-linear segments of 32k over it), or
+# over the end of barrier unit UNIT - 1 into the start of UNIT, on members
+# of MEMBER_MB (memory-backed null_blk only stores what is written), with
+# the other writes in unit BG_UNIT. Then every block reads back, and a
+# check of the steps' blocks finds the copies equal (the resync stops after
+# the steps: the array is marked clean with resync_start, as the rest of it
 # would take a minute).
 #
 # dm_segments: the dm device maps md0 one to one, but its first 512k is
 # made of dm-linear segments of 32k, so every step's 64k write crosses a
-# target boundary: dm submits the part in the first segment and queues the
-# rest on the task (current->bio_list), and md must not let that first
-# part into the bucket the step bars because the task has queued bios.
+# target boundary: dm queues the clone of the first segment and the rest of
+# the write on the task (current->bio_list), and md gets that clone while
+# the rest is still queued there (a split of md's own leaves its rest on
+# the list md's level works from, dm's on the list of the level above): md
+# must not let it into the bucket the step bars because the task has
+# queued bios.
 write_into_resync() {
-	local dev=/dev/md0 mode=${1:-md} unit_sectors=131072 doff need table s
+	local dev=/dev/md0 mode=${1:-md} unit_sectors=131072 doff at table s
 	resync_speed fast
 	if [ "$mode" = unit ]; then
-		STEP_AT=$(($2 * unit_sectors - 512))
+		SYNC_AT=$(($2 * unit_sectors - 512))
+		WRITE_AT=$SYNC_AT
 		BG_AT=$(($4 * unit_sectors * 512))
 		step_members 4 size="$3"
-		# near2 over 4: array sector S is member sector S / 2 (+ the
-		# data offset, at most 128 MiB: checked below)
-		FILL_AT=$((STEP_AT * 256 / 1048576 * 1048576))
-		FILL_SIZE=$((128 + 8))M
+		# near2 over 4: the steps' first block, array chunk WRITE_AT /
+		# 128 (even), is at member byte WRITE_AT * 256 + the data
+		# offset, 2 MiB here; fill the MiB around the steps' 256k
+		at=$((WRITE_AT * 256 + 2097152))
+		FILL_AT=$((at / 1048576 * 1048576))
+		FILL_SIZE=2M
 	else
 		step_members 4
 	fi
 	fill /dev/nullb2 /dev/nullb4
-	md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	if [ "$mode" = unit ]; then
+		md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean \
+			--bitmap=none --data-offset=2M
+	else
+		md_create_on 10 4 --layout=n2 --chunk=64 --assume-clean
+	fi
 	doff=$(cat "$(md_sys dev-nullb2/offset)")
-	need=$((${STEP_AT:-0} * 256 + doff * 512 + 8 * 65536 / 2))
-	FILL_SIZE=${FILL_SIZE:-8M}
-	[ "$need" -le $((${FILL_AT:-0} + ${FILL_SIZE%M} * 1048576)) ] ||
+	at=$((WRITE_AT * 256 + doff * 512))
+	[ "$at" -ge "$FILL_AT" ] &&
+		[ $((at + 8 * 65536 / 2)) -le $((FILL_AT + ${FILL_SIZE%M} * 1048576)) ] ||
 		fail "the data offset ($doff sectors) puts the steps' blocks outside the filled part"
 	echo frozen > "$(md_sys sync_action)"
-	echo "${STEP_AT:-0}" > "$(md_sys resync_start)" || fail "cannot set resync_start"
-	echo "${STEP_AT:-0}" > "$(md_sys sync_max)"
+	echo "$SYNC_AT" > "$(md_sys resync_start)" || fail "cannot set resync_start"
+	echo "$SYNC_AT" > "$(md_sys sync_max)"
 	echo resync > "$(md_sys sync_action)" || fail "cannot start the resync"
 	wait_for "sync_is resync"
 	case $mode in
@@ -428,22 +456,27 @@ write_into_resync() {
 # write_into_recovery LAYOUT: raid10 (n2, f2 or o2), chunk 64k, loses
 # nullb2 and nullb4, one copy of every chunk in each layout (a chunk's copies
 # are on two neighbouring members); two fresh members rebuild both at once,
-# one member step at a time, with a write into each step's chunks: near2,
-# a 64k step rebuilds two chunks (nullb2 holds the even chunks' second
-# copies, nullb4 the odd ones'), written with 128k; far2, a 64k step in the
-# members' first half rebuilds the first copies of chunks 4K + 1 and 4K + 3,
-# written with 256k over chunks 4K to 4K + 3; offset2, a 128k step (two
-# member chunks) rebuilds chunk 4K + 1 and 4K + 3 and the second copies of
-# 4K and 4K + 2, written the same way. Once rebuilt, a check of the steps'
-# blocks finds the copies equal, and the members that never failed are
-# failed too, so that every block must read back from the rebuilt members
-# alone.
+# one 64k member step at a time, with a write into each step's chunks. The
+# steps start at a member sector in the members' first barrier unit whose
+# chunks are in the array's second (array sector 131072), so that a sync
+# request that bars the bucket of its member sector, not of its array
+# sector, lets the writes in. near2: member step K rebuilds array chunks
+# 2K and 2K + 1 (nullb2 holds the even chunks' second copies, nullb4 the
+# odd ones'), written with 128k; offset2: an even member chunk 2J holds
+# the first copies of chunks 4J to 4J + 3 and an odd one their second
+# copies, so that each step rebuilds two of them, one of which the 128k
+# write covers; far2: a step in the members' first half rebuilds the first
+# copies of chunks 4K + 1 and 4K + 3, written with 256k over chunks 4K to
+# 4K + 3. The other writes go to the array's first unit. Once rebuilt, a
+# check of the steps' blocks finds the copies equal, and the members that
+# never failed are failed too, so that every block must read back from
+# the rebuilt members alone.
 write_into_recovery() {
-	local layout=$1 ss=128 size=131072
-	case $layout in
-	f2) size=262144 ;;
-	o2) ss=256 size=262144 ;;
-	esac
+	local layout=$1 size=131072
+	SYNC_AT=65536 WRITE_AT=131072 BG_AT=16M
+	if [ "$layout" = f2 ]; then
+		SYNC_AT=32768 size=262144
+	fi
 	failing nullb1 nullb2 nullb3 nullb4
 	resync_speed fast
 	step_members 6
@@ -452,11 +485,11 @@ write_into_recovery() {
 	run mdadm /dev/md0 --fail /dev/nullb2 --fail /dev/nullb4
 	run mdadm /dev/md0 --remove /dev/nullb2 --remove /dev/nullb4
 	echo frozen > "$(md_sys sync_action)"
-	echo 0 > "$(md_sys sync_max)"
+	echo "$SYNC_AT" > "$(md_sys sync_max)"
 	run mdadm /dev/md0 --add /dev/nullb5 /dev/nullb6
 	echo idle > "$(md_sys sync_action)"
 	wait_for "sync_is recover"
-	sync_steps /dev/md0 8 "$ss" "$size"
+	sync_steps /dev/md0 8 128 "$size"
 	echo max > "$(md_sys sync_max)"
 	md_wait /dev/md0
 	degraded && fail "still degraded after the recovery: $(cat /proc/mdstat)"
@@ -729,8 +762,9 @@ case_raid10_near2_write_into_resync()    { write_into_resync; }
 case_raid10_near2_write_into_resync_dm() { write_into_resync dm; }
 case_raid10_near2_write_into_resync_dm_segments() { write_into_resync dm_segments; }
 # 40 GiB: steps over the end of barrier unit 615 into 616, the other writes
-# in unit 6, which shares unit 616's barrier bucket (hash_long(616, 10) ==
-# hash_long(6, 10), checked)
+# in unit 6, which shares unit 616's barrier bucket: hash_long(616, 10) ==
+# hash_long(6, 10), checked here as hash_64() computes it (64-bit kernels,
+# 4 KiB pages: 10 bucket bits)
 case_raid10_near2_write_into_resync_shared_bucket() {
 	[ $(((616 * 0x61C8864680B583EB >> 54) & 1023)) = $(((6 * 0x61C8864680B583EB >> 54) & 1023)) ] ||
 		fail "units 616 and 6 do not share a barrier bucket"
