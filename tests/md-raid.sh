@@ -10,8 +10,9 @@
 # 40 GiB array into the next while writes elsewhere share its bucket), two
 # recoveries at once (near2, far2, offset2) and a replace are copying;
 # discards and an fstrim run during a resync; the resync is frozen and
-# resumed, and a member fails and comes back, in a loop under I/O. Where a case tests I/O during a resync, a
-# recovery, a reshape or a member failure, it checks that the two really
+# resumed, and a member fails and comes back, in a loop under I/O. Where a
+# case tests I/O during a resync, a recovery, a reshape or a member
+# failure, it checks that the two really
 # overlapped, and runs again slower when they did not (race_lost in lib.sh).
 # No case may strand or fail I/O it did not cause on purpose
 # (kernel-stranded.txt, allow_kernel), and every array must end clean, with
@@ -408,7 +409,7 @@ write_into_resync() {
 		step_members 4 size="$3"
 		# near2 over 4: the steps' first block, array chunk WRITE_AT /
 		# 128 (even), is at member byte WRITE_AT * 256 + the data
-		# offset, 2 MiB here; fill the MiB around the steps' 256k
+		# offset, 2 MiB here; fill 2 MiB around the steps' 256k
 		at=$((WRITE_AT * 256 + 2097152))
 		FILL_AT=$((at / 1048576 * 1048576))
 		FILL_SIZE=2M
