@@ -10,10 +10,11 @@
 # 40 GiB array into the next while writes elsewhere share its bucket), two
 # recoveries at once (near2, far2, offset2) and a replace are copying;
 # discards and an fstrim run during a resync; the resync is frozen and
-# resumed, and a member fails and comes back, in a loop under I/O. Where a
-# case tests I/O during a resync, a recovery, a reshape or a member
-# failure, it checks that the two really
-# overlapped, and runs again slower when they did not (race_lost in lib.sh).
+# resumed, and a member fails and comes back, in a loop under I/O; a read
+# that raid10d retries is split at md bad blocks while a check bars its
+# bucket. Where a case tests I/O during a resync, a recovery, a reshape or
+# a member failure, it checks that the two really overlapped, and runs
+# again slower when they did not (race_lost in lib.sh).
 # No case may strand or fail I/O it did not cause on purpose
 # (kernel-stranded.txt, allow_kernel), and every array must end clean, with
 # no member error or bad block unless the case injects them.
@@ -694,6 +695,68 @@ failed_while_frozen() {
 		END { exit !r }'
 }
 
+# split_retry_barred: raid10 near3 over three members. A 64k read at
+# array sector 128 fails on nullb1 (failfast: md fails nullb1 and raid10d
+# reads it again), while md knows of bad blocks 32 sectors into it on
+# nullb2 and at its start on nullb3, so no member holds all of it: the
+# retry reads its first 32 sectors from nullb2 and the rest from nullb3,
+# which raid10d splits off. nullb1 fails the read only after a second (4 on
+# a retry after a lost race), and a check starts meanwhile: its first sync
+# request bars the bucket of sectors 0-255 and waits for the read, so the
+# rest is read under a raised barrier of its own bucket. A rest that waited
+# for that barrier would wait for the read it belongs to. The data must read
+# back, nullb3 must have read the rest (96 sectors; the check's requests
+# read 128 each), and the array must quiesce (no hold leaked).
+split_retry_barred() {
+	local d=/sys/block/md0/md off pid sync read3
+	failing nullb1
+	member_faults nullb1 nullb2 nullb3
+	resync_speed fast
+	nullb nullb1 size=64 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+	nullb nullb2 size=64
+	nullb nullb3 size=64
+	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3"
+	md_create_on 10 3 --layout=n3 --assume-clean --bitmap=none
+	fio_verify /dev/md0 --size=1M --bs=64k --rw=write
+	off=$(cat "$d/dev-nullb2/offset")
+	echo "$((off + 160)) 8" > "$d/dev-nullb2/bad_blocks" ||
+		fail "cannot record a bad block on nullb2"
+	echo "$((off + 128)) 8" > "$d/dev-nullb3/bad_blocks" ||
+		fail "cannot record a bad block on nullb3"
+	echo "+$((off + 128))-$((off + 255))" > "$NULLB_CFS/nullb1/badblocks" ||
+		fail "cannot set bad blocks on nullb1"
+	echo failfast > "$d/dev-nullb1/state" || fail "cannot set failfast on nullb1"
+	# psync: no REQ_NOWAIT, so that nothing on the read's way is refused
+	# where it would wait
+	read3=$(awk '{ print $3 }' /sys/block/nullb3/stat)
+	fio_verify /dev/md0 --offset=64k --size=64k --bs=64k --rw=write --iodepth=1 \
+		--ioengine=psync --verify_only &
+	pid=$!
+	wait_for "[ \$(awk '{ print \$1 }' /sys/block/nullb1/inflight) -gt 0 ]" 30
+	echo check > "$d/sync_action" || fail "cannot start a check"
+	wait_for "sync=\$(grep -lx md0_resync /proc/[0-9]*/comm 2>/dev/null); [ -n \"\$sync\" ]" 30
+	sync=${sync%/comm}; sync=${sync#/proc/}
+	# nothing else waits, so raise_resync_barrier() passes its first wait at
+	# once: asleep there, it has barred the bucket and waits for the read
+	# (raise_barrier() without the bucket patches; /proc/PID/stack needs
+	# CONFIG_STACKTRACE, which the debug kernel has)
+	wait_for "grep -qE 'raise_(resync_)?barrier' /proc/$sync/stack || ! kill -0 $pid" 30
+	log "md0_resync: $(grep -m 3 . "/proc/$sync/stack" | tr -s ' \n' ' ')"
+	overlap "kill -0 $pid && [ \$(awk '{ print \$1 }' /sys/block/nullb1/inflight) -gt 0 ]" \
+		"the read failed before the check barred its bucket"
+	wait_for "! kill -0 $pid" 60
+	wait "$pid" || fail "the read that raid10d retried failed"
+	case_kernel_log | grep -q "md0: nullb2: redirecting sector 128 " ||
+		fail "raid10d did not read sector 128 again from nullb2"
+	grep -q faulty "$d/dev-nullb1/state" || fail "md did not fail nullb1"
+	md_wait /dev/md0
+	read3=$(($(awk '{ print $3 }' /sys/block/nullb3/stat) - read3))
+	[ $((read3 % 128)) = 96 ] ||
+		fail "nullb3 read $read3 sectors: not the retry's rest of 96 and 128-sector check requests"
+	fio_verify /dev/md0 --size=1M --bs=64k --rw=write --verify_only
+	echo 0 > "$d/suspend_lo" || fail "cannot quiesce md0 (suspend_lo)"
+}
+
 read_retry_during_freeze() {
 	local d=/sys/block/md0/md off slot pid1 pid2 pid3
 	failing nullb1 nullb2
@@ -758,6 +821,7 @@ case_raid10_near2_member_fails()   { member_fails n2; }
 case_raid10_far2_member_fails()    { member_fails f2; }
 case_raid10_offset2_member_fails() { member_fails o2; }
 case_raid10_near2_read_errors_during_check() { read_errors_during_check n2; }
+case_raid10_near3_split_retry_barred() { split_retry_barred; }
 case_raid10_near2_reshape()   { reshape n2; }
 case_raid10_near2_write_into_resync()    { write_into_resync; }
 case_raid10_near2_write_into_resync_dm() { write_into_resync dm; }
@@ -791,7 +855,7 @@ run_cases raid1_resync raid1_fail_re_add raid1_read_retry_during_freeze \
 	raid10_offset2_resync_check_repair \
 	raid10_near2_recovery raid10_far2_recovery raid10_offset2_recovery \
 	raid10_near2_member_fails raid10_far2_member_fails raid10_offset2_member_fails \
-	raid10_near2_read_errors_during_check \
+	raid10_near2_read_errors_during_check raid10_near3_split_retry_barred \
 	raid10_near2_reshape raid10_offset2_reshape \
 	raid10_near2_write_into_resync raid10_near2_write_into_resync_dm \
 	raid10_near2_write_into_resync_dm_segments raid10_near2_write_into_resync_shared_bucket \
