@@ -702,11 +702,15 @@ failed_while_frozen() {
 # retry reads its first 32 sectors from nullb2 and the rest from nullb3,
 # which raid10d splits off. nullb1 fails the read only after a second (4 on
 # a retry after a lost race), and a check starts meanwhile: its first sync
-# request bars the bucket of sectors 0-255 and waits for the read, so the
-# rest is read under a raised barrier of its own bucket. A rest that waited
-# for that barrier would wait for the read it belongs to. The data must read
-# back, nullb3 must have read the rest (96 sectors; the check's requests
-# read 128 each), and the array must quiesce (no hold leaked).
+# request bars the read's bucket (unit 0, all of this array; the array
+# barrier without the bucket patches) and waits for the read, so the rest
+# is read under a raised barrier of its own bucket. A rest that waited for
+# that barrier would wait for the read it belongs to. The data must read
+# back; nullb3 must have read the rest (96 sectors) and the check's one
+# request (128: md failing nullb1 interrupts the check after it); and a
+# second check must run through the array (a bucket count left held would
+# keep its sync requests waiting) before the array quiesces (nor the
+# array's count).
 split_retry_barred() {
 	local d=/sys/block/md0/md off pid sync read3
 	failing nullb1
@@ -750,10 +754,17 @@ split_retry_barred() {
 		fail "raid10d did not read sector 128 again from nullb2"
 	grep -q faulty "$d/dev-nullb1/state" || fail "md did not fail nullb1"
 	md_wait /dev/md0
+	[ "$(case_kernel_log | grep -c 'md: md0: check interrupted\.$')" = 1 ] ||
+		fail "the check was not interrupted when md failed nullb1"
 	read3=$(($(awk '{ print $3 }' /sys/block/nullb3/stat) - read3))
-	[ $((read3 % 128)) = 96 ] ||
-		fail "nullb3 read $read3 sectors: not the retry's rest of 96 and 128-sector check requests"
+	log "nullb3 read $read3 sectors"
+	[ "$read3" = 224 ] ||
+		fail "nullb3 read $read3 sectors, not the retry's rest (96) and the check's request (128)"
 	fio_verify /dev/md0 --size=1M --bs=64k --rw=write --verify_only
+	echo check > "$d/sync_action" || fail "cannot start a second check"
+	md_wait /dev/md0
+	[ "$(case_kernel_log | grep -c 'md: md0: check done\.$')" = 1 ] ||
+		fail "the second check did not run to its end"
 	echo 0 > "$d/suspend_lo" || fail "cannot quiesce md0 (suspend_lo)"
 }
 
