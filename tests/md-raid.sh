@@ -701,7 +701,7 @@ failed_while_frozen() {
 # nullb2 and at its start on nullb3, so no member holds all of it: the
 # retry reads its first 32 sectors from nullb2 and the rest from nullb3,
 # which raid10d splits off. nullb1 fails the read only after a second (4 on
-# a retry after a lost race), and a check starts meanwhile: its first sync
+# the retries after a lost race), and a check starts meanwhile: its first sync
 # request bars the read's bucket (unit 0, all of this array; the array
 # barrier without the bucket patches) and waits for the read, so the rest
 # is read under a raised barrier of its own bucket. A rest that waited for
@@ -712,11 +712,14 @@ failed_while_frozen() {
 # keep its sync requests waiting) before the array quiesces (nor the
 # array's count).
 split_retry_barred() {
-	local d=/sys/block/md0/md off pid sync read3
+	local d=/sys/block/md0/md off pid sync read3 ms
 	failing nullb1
 	member_faults nullb1 nullb2 nullb3
 	resync_speed fast
-	nullb nullb1 size=64 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+	# at most 4 s: from 16 s on, the guest's I/O to nullb1 times out
+	ms=$(slower 1000)
+	[ "$ms" -le 4000 ] || ms=4000
+	nullb nullb1 size=64 irqmode=2 completion_nsec=$((ms * 1000000))
 	nullb nullb2 size=64
 	nullb nullb3 size=64
 	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb3"
