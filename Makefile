@@ -116,7 +116,7 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # not the series') hung once in CI's run of 2026-11-30 (7.2 cover letter:
 # known gaps) and is left to make test too.
 POLL_7.2 := nullb_poll,md_raid0_poll,md_raid10_poll,md_raid1_reads_inline,md_raid10_reads_inline,md_raid1_five_mirrors_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
-MDRAID_7.2 := raid1_read_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes,raid10_far2_write_into_two_recoveries,raid10_near2_write_into_resync_shared_bucket,raid10_near3_split_retry_barred
+MDRAID_7.2 := raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes,raid10_far2_write_into_two_recoveries,raid10_near2_write_into_resync_shared_bucket,raid10_near3_split_retry_barred
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_18
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))
 RT_TESTS := dm-mpath
@@ -131,7 +131,7 @@ RT_TESTS := dm-mpath
 # cgroup statistics, a verify), null_blk polling, raid1's read retried
 # during a freeze, and the ublk driver fixes only the 6.12 series has
 # (a killed server, malformed commands, the NEED_GET_DATA copy).
-SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid10_near2_write_into_resync dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
+SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_write_into_resync dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
 SMOKE_TESTS_7.2 := poll:nullb_poll,md_raid0_poll,dm_linear_poll,dm_flakey_poll md-raid:raid10_near2_resync_check_repair dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify bfq:bfq_verify ublk:test_generic_18
 SMOKE_TESTS := $(SMOKE_TESTS_$(BASE))
 # CI: the full check on one base, the smoke check on the other (README:

@@ -676,16 +676,27 @@ fail_readd_under_io() {
 # fails. While fio keeps writes in flight, a read of a bad block of nullb2
 # is submitted, and then "none" is written to nullb1's slot:
 # raid1_remove_disk() moves the replacement down under freeze_array(), which
-# waits for the writes submitted after the read. The read fails first;
-# raid1d fails nullb2 (failfast) and sends the read to nullb4 while the
-# array is frozen, or just after: it must neither fail with EAGAIN (6.12,
-# where io_uring's reads carry REQ_NOWAIT to raid1) nor wait for a freeze
-# that waits for it (7.2: a hang). Then the replacement recovers the first
-# 1.1 MiB, the read's blocks included: raid1 raises the barrier of the
-# retried read's bucket again, which hangs if the retry left nr_pending
-# unbalanced (the rest of the recovery would take half a minute at these
-# latencies), and a write to suspend_lo quiesces the array, a freeze that
-# waits for every bucket's count.
+# waits for the writes submitted after the read. The freeze is under way
+# (the writer in freeze_array()) before the read fails; raid1d fails nullb2
+# (failfast) and sends the read to nullb4 once that freeze has ended, which
+# counts the failed read as queued: the read must neither fail with EAGAIN
+# (6.12, where io_uring's reads carry REQ_NOWAIT to raid1) nor wait for a
+# freeze that waits for it (7.2: a hang), and it must still be in flight
+# on nullb4 when the slot write returns (a retry sent while the freeze was
+# under way would have been waited for, and would be over). Then the
+# replacement recovers the first 1.1 MiB, the read's blocks included: raid1
+# raises the barrier of the retried read's bucket again, which hangs if the
+# retry left nr_pending unbalanced (the rest of the recovery would take half a
+# minute at these latencies), and a write to suspend_lo quiesces the array, a
+# freeze that waits for every bucket's count.
+# With "split", nullb5 joins as a second write-mostly member, and md knows of
+# bad blocks 32 sectors into the read on nullb4 and at its start on nullb5:
+# no member holds all of it, so raid1d reads the first 32 sectors from nullb4
+# and splits the rest off to nullb5, under the same nr_pending count as the
+# first part (a rest that went back through md0 as a bio and waited for the
+# freeze would wait for a first part not yet submitted). Both redirections
+# must be logged by raid1d, nullb4 and nullb5 must have read 32 and 96
+# sectors, and the counts must balance as above.
 # failed_while_frozen: in this case's kernel log, the read failed on nullb2
 # (and went to raid1d) before the write to nullb1's slot returned.
 failed_while_frozen() {
@@ -772,16 +783,31 @@ split_retry_barred() {
 }
 
 read_retry_during_freeze() {
-	local d=/sys/block/md0/md off slot pid1 pid2 pid3
+	local split=$1 d=/sys/block/md0/md off slot pid1 pid2 pid3 read4 read5 r1d
 	failing nullb1 nullb2
 	member_faults nullb2
 	resync_speed fast
-	md_members 4 size=4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
-	MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4"
-	md_create_on 1 3 --assume-clean
+	if [ "$split" = split ]; then
+		md_members 5 size=4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+		MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4 /dev/nullb5"
+		md_create_on 1 4 --assume-clean
+		echo writemostly > "$d/dev-nullb5/state" ||
+			fail "cannot set writemostly on nullb5"
+	else
+		md_members 4 size=4 irqmode=2 completion_nsec=$(($(slower 1000) * 1000000))
+		MEMBERS="/dev/nullb1 /dev/nullb2 /dev/nullb4"
+		md_create_on 1 3 --assume-clean
+	fi
 	echo failfast > "$d/dev-nullb2/state" || fail "cannot set failfast on nullb2"
 	echo writemostly > "$d/dev-nullb4/state" || fail "cannot set writemostly on nullb4"
 	fio_verify /dev/md0 --offset=1M --size=64k --bs=64k --rw=write --iodepth=1
+	if [ "$split" = split ]; then
+		RECORDED_BAD="nullb4 nullb5"
+		echo "$(($(cat "$d/dev-nullb4/offset") + 2080)) 8" > "$d/dev-nullb4/bad_blocks" ||
+			fail "cannot record a bad block on nullb4"
+		echo "$(($(cat "$d/dev-nullb5/offset") + 2048)) 8" > "$d/dev-nullb5/bad_blocks" ||
+			fail "cannot record a bad block on nullb5"
+	fi
 	# bind nullb3 as nullb1's replacement, then stop its recovery
 	echo 0 > "$d/sync_max"
 	run mdadm /dev/md0 --add /dev/nullb3
@@ -798,6 +824,13 @@ read_retry_during_freeze() {
 		--runtime="$(slower 6)" --output=/dev/null &
 	pid2=$!
 	wait_for "[ \$(awk '{ print \$2 }' /sys/block/nullb2/inflight) -gt 0 ]" 30
+	# the writes made the array active: raid1d writes the superblocks under
+	# the reconfig mutex, which the slot write below needs (1 s at these
+	# latencies); let that end first
+	r1d=$(grep -lx md0_raid1 /proc/[0-9]*/comm); r1d=${r1d%/comm}
+	wait_for "grep -qx active $d/array_state && ! grep -qE 'md_update_sb|md_super_wait' $r1d/stack" 30
+	read4=$(awk '{ print $3 }' /sys/block/nullb4/stat)
+	read5=$(awk '{ print $3 }' /sys/block/nullb5/stat 2>/dev/null || echo 0)
 	fio_verify /dev/md0 --offset=1M --size=64k --bs=64k --rw=write --iodepth=1 \
 		--verify_only &
 	pid1=$!
@@ -807,11 +840,43 @@ read_retry_during_freeze() {
 	(echo none > "$d/dev-nullb1/slot" &&
 	 echo "blkfast: nullb1 slot none" > /dev/kmsg) &
 	pid3=$!
-	wait "$pid1" || fail "the read that raid1d retried failed"
+	# the freeze is under way before the read fails (/proc/PID/stack:
+	# CONFIG_STACKTRACE, which the debug kernel has)
+	wait_for "grep -q freeze_array /proc/$pid3/stack 2>/dev/null || ! kill -0 $pid3 2>/dev/null" 30
+	log "slot writer: $(tr -s ' \n' ' ' 2>/dev/null < "/proc/$pid3/stack")"
+	# a lost race waits for the I/O it started before the next try
+	grep -q freeze_array "/proc/$pid3/stack" 2>/dev/null &&
+		[ "$(awk '{ print $1 }' /sys/block/nullb2/inflight)" -gt 0 ] ||
+		{ wait; race_lost "the read failed before the freeze started"; }
 	wait "$pid3" || fail "cannot set nullb1's slot to none"
+	# raid1d took the failed read while the freeze was under way or had
+	# completed, and waits for its end before the retry: the retry is
+	# still in flight on nullb4 now (a retry the freeze had waited for
+	# would have completed)
+	wait_for "[ \$(awk '{ print \$1 }' /sys/block/nullb4/inflight) -gt 0 ] || ! kill -0 $pid1 2>/dev/null" 30
+	kill -0 "$pid1" 2>/dev/null ||
+		fail "the retried read ended before the freeze did: raid1d did not wait for it"
+	wait "$pid1" || fail "the read that raid1d retried failed"
 	wait "$pid2" || fail "fio failed while the array was frozen"
-	case_kernel_log | grep -q "redirecting sector .* nullb4" ||
-		fail "raid1d did not retry the read on nullb4"
+	if [ "$split" = split ]; then
+		case_kernel_log | grep -q "md0: redirecting sector 2048 to other mirror: nullb4" ||
+			fail "raid1d did not read sector 2048 again from nullb4"
+		case_kernel_log | grep -q "md0: redirecting sector 2080 to other mirror: nullb5" ||
+			fail "raid1d did not read the rest, from sector 2080, from nullb5"
+		read4=$(($(awk '{ print $3 }' /sys/block/nullb4/stat) - read4))
+		read5=$(($(awk '{ print $3 }' /sys/block/nullb5/stat) - read5))
+		log "nullb4 read $read4 sectors, nullb5 $read5"
+		[ "$read4" = 32 ] && [ "$read5" = 96 ] ||
+			fail "nullb4 and nullb5 read $read4 and $read5 sectors, not 32 and 96"
+		# md_state_check skips them: no bad block but those recorded
+		[ "$(cat "$d/dev-nullb4/bad_blocks")" = "$(($(cat "$d/dev-nullb4/offset") + 2080)) 8" ] ||
+			fail "nullb4's bad blocks: $(cat "$d/dev-nullb4/bad_blocks" | tr '\n' ' ')"
+		[ "$(cat "$d/dev-nullb5/bad_blocks")" = "$(($(cat "$d/dev-nullb5/offset") + 2048)) 8" ] ||
+			fail "nullb5's bad blocks: $(cat "$d/dev-nullb5/bad_blocks" | tr '\n' ' ')"
+	else
+		case_kernel_log | grep -q "redirecting sector .* nullb4" ||
+			fail "raid1d did not retry the read on nullb4"
+	fi
 	overlap failed_while_frozen "the replacement moved down before the read failed"
 	slot=$(cat "$d/dev-nullb3/slot")
 	[ "$slot" = 0 ] || fail "nullb3 is in slot $slot, not in nullb1's"
@@ -825,6 +890,7 @@ read_retry_during_freeze() {
 case_raid1_resync()      { verify_during_resync 1 2; }
 case_raid1_fail_re_add() { fail_remove_add 1 2; }
 case_raid1_read_retry_during_freeze() { read_retry_during_freeze; }
+case_raid1_split_retry_during_freeze() { read_retry_during_freeze split; }
 case_raid10_near2_resync_check_repair()   { resync_check_repair n2; }
 case_raid10_far2_resync_check_repair()    { resync_check_repair f2; }
 case_raid10_offset2_resync_check_repair() { resync_check_repair o2; }
@@ -865,6 +931,7 @@ case_raid10_near2_fail_readd_under_io()   { fail_readd_under_io; }
 case_raid10_offset2_reshape() { reshape o2; }
 
 run_cases raid1_resync raid1_fail_re_add raid1_read_retry_during_freeze \
+	raid1_split_retry_during_freeze \
 	raid10_near2_resync_check_repair raid10_far2_resync_check_repair \
 	raid10_offset2_resync_check_repair \
 	raid10_near2_recovery raid10_far2_recovery raid10_offset2_recovery \
