@@ -683,7 +683,8 @@ fail_readd_under_io() {
 # (6.12, where io_uring's reads carry REQ_NOWAIT to raid1) nor wait for a
 # freeze that waits for it (7.2: a hang), and it must still be in flight
 # on nullb4 when the slot write returns (a retry sent while the freeze was
-# under way would have been waited for, and would be over). Then the
+# under way would have been waited for, and would be over; one sent into
+# a freeze that completed as the read failed is not seen). Then the
 # replacement recovers the first 1.1 MiB, the read's blocks included: raid1
 # raises the barrier of the retried read's bucket again, which hangs if the
 # retry left nr_pending unbalanced (the rest of the recovery would take half a
