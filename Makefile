@@ -131,7 +131,7 @@ RT_TESTS := dm-mpath
 # cgroup statistics, a verify), null_blk polling, raid1's read retried
 # during a freeze, and the ublk driver fixes only the 6.12 series has
 # (a killed server, malformed commands, the NEED_GET_DATA copy).
-SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_write_into_resync dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
+SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_write_into_resync,raid10_near3_split_retry_barred dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
 SMOKE_TESTS_7.2 := poll:nullb_poll,md_raid0_poll,dm_linear_poll,dm_flakey_poll md-raid:raid10_near2_resync_check_repair dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify bfq:bfq_verify ublk:test_generic_18
 SMOKE_TESTS := $(SMOKE_TESTS_$(BASE))
 # CI: the full check on one base, the smoke check on the other (README:
