@@ -478,7 +478,9 @@ cleanup_devices() {
 			/proc/mounts | sort -r | while read -r d; do umount "$d"; done
 		dmsetup remove_all --force >/dev/null 2>&1
 		for d in /dev/md[0-9]* /dev/md/*; do
-			[ -b "$d" ] && mdadm --stop "$d" >/dev/null 2>&1
+			[ -b "$d" ] || continue
+			mdadm --stop "$d" > /tmp/mdadm-stop 2>&1 ||
+				sed "s,^,$d: ," /tmp/mdadm-stop > /tmp/mdadm-stop-failed
 		done
 		dmsetup remove_all --force >/dev/null 2>&1
 		# ublk devices only once nothing holds them: deleting one waits
@@ -506,8 +508,46 @@ cleanup_devices() {
 		[ "$(date +%s)" -lt "$end" ] || break
 		sleep 0.5
 	done
+	teardown_holders > /tmp/teardown-diag 2>&1
 	echo "devices left after the teardown:$left"
 	return 1
+}
+
+# teardown_holders: why the devices the teardown could not remove stay, for
+# the result's diagnostics (the console log is gone with CI's clone): each
+# md array's state and holders, mdadm's last refusal, the I/O in flight,
+# every process with one of the devices open (its state and kernel stack),
+# the tasks in uninterruptible sleep and the kernel's md lines since the
+# case began.
+teardown_holders() {
+	local d f p dev
+	for d in /sys/block/md*; do
+		[ -e "$d" ] || continue
+		echo "${d##*/}: array_state $(cat "$d/md/array_state" 2>/dev/null)," \
+			"sync_action $(cat "$d/md/sync_action" 2>/dev/null)," \
+			"holders: $(ls "$d/holders" 2>/dev/null | tr '\n' ' ')"
+	done
+	[ ! -s /tmp/mdadm-stop-failed ] || head -n 3 /tmp/mdadm-stop-failed
+	# an I/O that never completes keeps its file open with no task to show
+	for d in /sys/block/*; do
+		read -r f p < "$d/inflight" 2>/dev/null || continue
+		[ "$f $p" = "0 0" ] || echo "${d##*/}: $f reads, $p writes in flight"
+	done
+	for f in /proc/[0-9]*/fd/*; do
+		dev=$(readlink "$f" 2>/dev/null) || continue
+		case $dev in /dev/md*|/dev/dm-*|/dev/mapper/*|/dev/nullb*|/dev/ublkb*) ;; *) continue ;; esac
+		p=${f#/proc/}; p=${p%%/*}
+		echo "pid $p ($(cat "/proc/$p/comm" 2>/dev/null)," \
+			"$(awk '/^State:/ { print $2 }' "/proc/$p/status" 2>/dev/null)) has $dev open:" \
+			"$(tr -s ' \n' ' ' < "/proc/$p/stack" 2>/dev/null | cut -c 1-300)"
+	done | sort -u | head -n 10
+	# and the tasks that wait uninterruptibly (an I/O that never ends keeps
+	# its file, and so the device, open without a descriptor to show)
+	for p in /proc/[0-9]*/task/[0-9]*; do
+		[ "$(awk '/^State:/ { print $2 }' "$p/status" 2>/dev/null)" = D ] || continue
+		echo "task ${p##*/} ($(cat "$p/comm" 2>/dev/null)) waits: $(tr -s ' \n' ' ' < "$p/stack" 2>/dev/null | cut -c 1-300)"
+	done | head -n 5
+	kernel_log_since "$BLKFAST_MARK" 2>/dev/null | grep -E ' md(/|: |[0-9])' | tail -n 5
 }
 
 # devices_left: the md, dm, null_blk, bound loop and ublk devices there are.
@@ -548,7 +588,8 @@ run_case() {
 	local file=$1 c=$2 label=$3 try=0 rc pid wd t0 secs bad why
 	while :; do
 		rm -f /tmp/skip-reason /tmp/race-lost /tmp/case-timeout /tmp/case.ktap /tmp/case-pid \
-			/tmp/case-allow /tmp/polled-asserted /tmp/poll-mark
+			/tmp/case-allow /tmp/polled-asserted /tmp/poll-mark /tmp/teardown-diag \
+			/tmp/mdadm-stop-failed
 		BLKFAST_MARK="blkfast: case ${file##*/}:$c run $CASE_NO try $try"
 		export BLKFAST_MARK
 		echo "$BLKFAST_MARK" > /dev/kmsg
@@ -616,6 +657,7 @@ run_case() {
 	if [ -n "$bad" ] || [ -n "$why" ]; then
 		echo "not ok $CASE_NO $label"
 		[ -z "$why" ] || echo "#   $why"
+		[ ! -s /tmp/teardown-diag ] || sed 's/^/#   /' /tmp/teardown-diag
 		[ -z "$bad" ] || echo "$bad" | sed 's/^/#   kernel: /'
 	elif [ "$rc" = 4 ] && [ -s /tmp/skip-reason ]; then
 		echo "ok $CASE_NO $label # SKIP $(head -n 1 /tmp/skip-reason)"
