@@ -117,7 +117,8 @@ case_mpath_fail_reinstate() {
 }
 
 # only_on PATH OTHER: after the I/O in flight at a switch has completed
-# (100 I/Os), the next 200 I/Os on mp all go to PATH, none to OTHER.
+# (100 I/Os), at least the next 200 I/Os on mp all go to PATH, none to
+# OTHER.
 only_on() {
 	local a b
 	io_flows 100
@@ -139,6 +140,19 @@ only_on() {
 switch_group() {
 	run dmsetup message mp 0 switch_group "$1"
 	only_on "$2" "$3"
+	[ "$(current_group)" = "$1" ] ||
+		fail "dmsetup status names group $(current_group) as current, not $1"
+}
+
+# current_group: the group dmsetup status names as mp's current one (after
+# the feature and hardware handler arguments: the number of groups, then it)
+current_group() {
+	# shellcheck disable=SC2046
+	set -- $(dmsetup status mp)
+	shift 3
+	shift $(($1 + 1))
+	shift $(($1 + 1))
+	echo "$2"
 }
 
 # Two priority groups of one path each: a failed path moves I/O to the
