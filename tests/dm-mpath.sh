@@ -130,13 +130,13 @@ only_on() {
 		fail "I/O went to $2 ($b) and $1 ($a), expected $1 alone"
 }
 
-# switch_group N NEW OLD: the message, then only_on NEW OLD. An I/O that
-# read the current group before the message must not make that group
-# current again behind it (dm-mpath's choose_pgpath() reads m->current_pg
-# without the lock; the 7.2 series' "dm mpath: do not let an I/O undo a
-# switch_group sent under it"): if it does, every I/O stays
-# on OLD and the case fails (CI on 2026-11-30, on the PREEMPT_RT kernel:
-# all 795 I/Os on the old path).
+# switch_group N NEW OLD: the message, then only_on NEW OLD, then dmsetup
+# status must name group N. An I/O that chose a group before the message
+# must not make that group current after it (dm-mpath's choose_pgpath()
+# reads m->current_pg without the lock; the stable fix "dm mpath: do not
+# let an I/O undo a switch_group sent under it" in both series): if it
+# does, every I/O stays on OLD and the case fails (CI on 2026-11-30, on
+# 7.2's PREEMPT_RT kernel before the fix: all 795 I/Os on the old path).
 switch_group() {
 	run dmsetup message mp 0 switch_group "$1"
 	only_on "$2" "$3"
