@@ -346,7 +346,8 @@ case_md_raid10_poll() { md_array 10 4; md_poll_matrix; }
 # and nearly all go to io-wq (on 7.2; 6.12 takes them); then the same blocks are read back and
 # verified by interrupt and polled, with fewer than one read in ten handed
 # to io-wq, and the polled ones polled; read again 512 deep, members run out
-# of tags and refuse reads, which io-wq issues again. On raid10 the reads run once more
+# of tags and refuse reads, which io-wq issues again (on 6.12 md's work
+# item: md_poll_requeue(), counted too). On raid10 the reads run once more
 # during a repair, which bars the buckets it works in: some reads are
 # refused there and go to io-wq, the data verifies, the repair runs to its
 # end (a count the refusal left behind would hang it) and a check finds no
@@ -358,6 +359,7 @@ md_reads_inline() {
 		--rw=randwrite --bs=4k --iodepth=16 --size=16M --verify=crc32c
 		--verify_fatal=1 --allow_file_create=0"
 	probe_add iowq io_wq_enqueue
+	case $(uname -r) in 6.12.*) probe_add mdrq md_poll_requeue_work ;; esac
 	w=$(probe_hits iowq)
 	# shellcheck disable=SC2086
 	run fio $args --do_verify=0 >/tmp/fio.out
@@ -385,15 +387,15 @@ md_reads_inline() {
 	# retry: after_case's md_state_check sees no member error) for io-wq
 	# to issue again
 	tags_mark
-	q=$(probe_hits iowq)
+	q=$(reads_again)
 	# shellcheck disable=SC2086
 	run fio $args --verify_only=1 --hipri=1 --iodepth=512 >/tmp/fio.out
-	q=$(($(probe_hits iowq) - q))
+	q=$(($(reads_again) - q))
 	set -- $TAGS_MARK
 	w=$(($(probe_hits notag) - $2))
-	log "reads 512 deep: $w refused by a member without a free tag, $q handed to io-wq"
+	log "reads 512 deep: $w refused by a member without a free tag, issued again by $q io-wq issues (6.12: and runs of md's requeue work)"
 	[ "$w" -gt 0 ] || fail "no member refused a REQ_NOWAIT read for want of a tag"
-	[ "$q" -gt 0 ] || fail "no read a member refused was handed to io-wq"
+	[ "$q" -gt 0 ] || fail "no read a member refused was issued again"
 	[ "$level" = 10 ] || return 0
 
 	resync_speed slow 2000
@@ -413,6 +415,15 @@ md_reads_inline() {
 	md_check_clean /dev/md0
 }
 
+# reads_again: io-wq's issues, and on 6.12 the runs of md's work item that
+# issues the polled reads a member refused again (md_poll_requeue())
+reads_again() {
+	case $(uname -r) in
+	6.12.*) echo $(($(probe_hits iowq) + $(probe_hits mdrq))) ;;
+	*) probe_hits iowq ;;
+	esac
+}
+
 case_md_raid1_reads_inline()  { md_reads_inline 1 2; }
 case_md_raid10_reads_inline() { md_reads_inline 10 4; }
 
@@ -425,6 +436,9 @@ case_md_raid10_reads_inline() { md_reads_inline 10 4; }
 # member counts an error.
 case_md_raid1_nowait_member_joins() {
 	local pid q
+	case $(uname -r) in 6.12.*)
+		skip "6.12: a member without REQ_NOWAIT turns it off (upstream's raid1)" ;;
+	esac
 	md_array 1 2
 	nullb nullb3 size=128 poll_queues=2
 	dm_create slow "0 $(sectors nullb3) delay /dev/nullb3 0 0"
@@ -482,9 +496,10 @@ md_poll_fail_recover() {
 	run mdadm /dev/md0 --remove /dev/nullb2
 	resync_speed slow
 	run mdadm /dev/md0 --add /dev/nullb2
-	# the member's polling before it failed does not count
+	# the member's polling before it failed does not count; the member
+	# in recovery takes writes only
 	poll_mark
-	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M
+	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M $(md_polled_writes)
 	overlap "grep -qE 'recovery|resync' /proc/mdstat" "the recovery ended before fio did"
 	resync_speed fast
 	md_wait /dev/md0
@@ -506,11 +521,13 @@ case_md_raid5_poll_refused() {
 	not_polled "raid5 refuses polled I/O"
 }
 
-# md_polls_any: md polls as the 7.2 series does (dm's model: an array polls
-# if any member does, any number of lower bios per md bio). The 6.12
-# series keeps the previous design until its backport follows: an array
-# polls only if every member does, at most four lower bios per md bio.
-md_polls_any() { case $(uname -r) in 6.12.*) return 1 ;; esac; }
+# md_polled_writes: fio options for polled writes that raid1 and raid10
+# poll on every member. On 6.12 they poll a write only when it comes
+# without REQ_NOWAIT: the copies go to the members without it, and io_uring's
+# own task, which sends REQ_NOWAIT, is the one that polls (those writes
+# complete by interrupt). So the writes go through io-wq (IOSQE_ASYNC),
+# which sends none; on 7.2 they do anyway (REQ_NOWAIT writes are refused).
+md_polled_writes() { case $(uname -r) in 6.12.*) echo --force_async=1 ;; esac; }
 
 # md_reassemble DEV...: stop md0 and assemble it again from DEV...
 md_reassemble() {
@@ -529,12 +546,6 @@ case_md_member_without_poll() {
 	nullb nullb2 size=128 poll_queues=0
 	run mdadm --create /dev/md0 --run --level=0 --chunk=64 --raid-devices=2 \
 		/dev/nullb1 /dev/nullb2
-	if ! md_polls_any; then
-		[ "$(io_poll md0)" = 0 ] || fail "md raid0 with a non-polling member: io_poll is not 0"
-		polled_read_refused /dev/md0
-		not_polled "the array does not poll (6.12)"
-		return 0
-	fi
 	[ "$(io_poll md0)" = 1 ] ||
 		fail "md raid0 with one polling member: io_poll is $(io_poll md0)"
 	poll_mark
@@ -554,7 +565,6 @@ case_md_member_without_poll() {
 # polls replaces one of them and turns polling on, and the array
 # assembled again from the same two keeps it on.
 case_md_raid1_polling_member_joins() {
-	md_polls_any || skip "6.12: an array polls only if every member does"
 	nullb nullb1 size=128 poll_queues=0
 	nullb nullb2 size=128 poll_queues=0
 	nullb nullb3 size=128 poll_queues=2
@@ -581,7 +591,6 @@ case_md_raid1_polling_member_joins() {
 # raid1 with five mirrors: a polled write goes to all five, and every
 # mirror's write is polled (md polls any number of lower bios per md bio).
 case_md_raid1_five_mirrors_poll() {
-	md_polls_any || skip "6.12: at most four lower bios are polled per md bio"
 	# with a bitmap, raid1 parks each write on a plug (or hands it to
 	# raid1d) before it is submitted
 	MD_NULLB="size=128 poll_queues=2" md_create 1 5 --assume-clean --bitmap=internal
@@ -589,7 +598,7 @@ case_md_raid1_five_mirrors_poll() {
 	# writes only in this phase: a read goes to one mirror
 	run fio --name=w5 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--verify=crc32c --do_verify=0 --allow_file_create=0
+		--verify=crc32c --do_verify=0 --allow_file_create=0 $(md_polled_writes)
 	assert_polled nullb1 nullb2 nullb3 nullb4 nullb5
 	run fio --name=w5 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
@@ -618,7 +627,7 @@ case_md_raid10_near3_replacement_poll() {
 	poll_mark
 	run fio --name=r3 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--verify=crc32c --do_verify=0 --allow_file_create=0
+		--verify=crc32c --do_verify=0 --allow_file_create=0 $(md_polled_writes)
 	assert_polled nullb1 nullb2 nullb3 nullb4
 	echo max > $md/sync_max
 	md_wait /dev/md0
@@ -695,7 +704,6 @@ case_md_raid1_nonpoll_member_added() {
 	md_check_clean /dev/md0
 	# polled since the non-polling mirror joined
 	assert_polled nullb1
-	md_polls_any || return 0
 	# the same members, assembled again: the same io_poll
 	md_reassemble /dev/nullb1 /dev/nullb3
 	[ "$(io_poll md0)" = 1 ] || fail "io_poll is not 1 after the array was assembled again"
@@ -736,10 +744,10 @@ case_nvme_poll_shared_queue() {
 # md_array_shallow LEVEL N [mdadm options]: md_array over members with 16
 # tags per poll queue, so that uring-poll's 256 I/Os in flight run out of
 # tags: a member bio with REQ_NOWAIT (raid0 and linear) fails with EAGAIN,
-# which ends the md bio with it and io_uring issues it again from io-wq (on
-# 6.12, md resubmits the member bio); raid1 and raid10 reads on 7.2 do the
-# same (their writes, which take no REQ_NOWAIT there, are submitted from
-# io-wq and wait for a tag).
+# which ends the md bio with it and io_uring issues it again from io-wq;
+# raid1 and raid10 reads do the same (their writes are submitted from
+# io-wq and wait for a tag on 7.2; on 6.12 io_uring's task submits them
+# with REQ_NOWAIT and they complete by interrupt).
 md_array_shallow() {
 	local level=$1 n=$2 chunk=
 	shift 2
@@ -833,15 +841,15 @@ case_md_raid1_over_nvme_poll() {
 # A member loses its poll queues while polled I/O runs (null_blk takes
 # poll_queues=0 while powered, as nvme does on a reset without poll
 # queues): its polled bios in flight, if any meet the change, are refused
-# with EOPNOTSUPP. On 6.12 md sends them again by interrupt; on 7.2 raid1
-# counts them as I/O errors of that member and retries reads on the other
-# mirror and writes in pieces by interrupt (a known gap, in the cover
-# letter): either way the polled I/O succeeds, no member is failed, and
-# the array still polls.
+# with EOPNOTSUPP. A read sent with REQ_NOWAIT ends with EAGAIN and io-wq
+# issues it again; other polled bios raid1 counts as I/O errors of that
+# member, retrying reads on the other mirror and writes in pieces by
+# interrupt (a known gap, in the cover letter): either way the polled I/O
+# succeeds, no member is failed, and the array still polls.
 case_md_raid1_member_loses_poll_queues() {
 	local pid
 	md_array 1 2
-	! md_polls_any || member_faults nullb2
+	member_faults nullb2
 	uring_poll /dev/md0 -m flood -d 64 -n 2000
 	"$URING_POLL" -m flood -d 64 -n "$(slower 10000)" /dev/md0 > /tmp/uring-poll.out 2>&1 &
 	pid=$!
