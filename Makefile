@@ -124,14 +124,15 @@ RT_TESTS := dm-mpath
 # checks of make check up to the debug kernel (the distribution-like build
 # with modules, PREEMPT_RT and lockdep included), then on the debug kernel
 # a case of each mechanism and of each fix that only that series has. On
-# 6.12: md polling (raid10 with its nowait barrier helpers), dm's polling
+# 6.12: md polling (raid10 with its nowait barrier helpers; raid1 reads
+# that members refuse, which md requeues only on 6.12), dm's polling
 # rule (a table of linear and crypt refuses polled I/O), raid10's
 # buckets (a write into each sync step), completion in task context
 # without ksoftirqd (dm-rq over ublk paths), dm-rq's NOWAIT, bfq (the
 # cgroup statistics, a verify), null_blk polling, raid1's read retried
 # during a freeze, and the ublk driver fixes only the 6.12 series has
 # (a killed server, malformed commands, the NEED_GET_DATA copy).
-SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_write_into_resync,raid10_near3_split_retry_barred dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
+SMOKE_TESTS_6.12 := poll:nullb_poll,md_raid10_poll,md_raid1_reads_inline,dm_mixed_table_poll md-raid:raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_write_into_resync,raid10_near3_split_retry_barred dm-mpath:mpath_nowait,ublk_paths_verify bfq:bfq_verify,cgroup_v1_stats,cgroup_v1_times ublk
 SMOKE_TESTS_7.2 := poll:nullb_poll,md_raid0_poll,dm_linear_poll,dm_flakey_poll md-raid:raid10_near2_resync_check_repair dm-mpath:mpath_verify,mpath_nowait,ublk_paths_verify bfq:bfq_verify ublk:test_generic_18
 SMOKE_TESTS := $(SMOKE_TESTS_$(BASE))
 # CI: the full check on one base, the smoke check on the other (README:

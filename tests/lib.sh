@@ -180,7 +180,17 @@ uring_poll() {
 	msg=$(cat "$out")
 	rm -f "$out"
 	[ "$rc" = 0 ] || fail "uring-poll $* $dev exited with $rc: $msg"
-	log "$(echo "$msg" | tail -n 1)"
+	URING_POLL_LAST=$(echo "$msg" | tail -n 1)
+	log "$URING_POLL_LAST"
+}
+
+# uring_poll_no_eagain: the last uring_poll run got no completion with
+# EAGAIN (which it issues again): the stack took every refusal below it
+uring_poll_no_eagain() {
+	case $URING_POLL_LAST in
+	*" 0 EAGAIN resubmitted"*) ;;
+	*) fail "polled I/O completed with EAGAIN: $URING_POLL_LAST" ;;
+	esac
 }
 
 # resync_speed slow [KB/s]|fast: slow resync and recovery down (default to
