@@ -393,7 +393,7 @@ md_reads_inline() {
 	q=$(($(reads_again) - q))
 	set -- $TAGS_MARK
 	w=$(($(probe_hits notag) - $2))
-	log "reads 512 deep: $w refused by a member without a free tag, issued again by $q io-wq issues (6.12: and runs of md's requeue work)"
+	log "reads 512 deep: $w refused by a member without a free tag, $q times issued again (io-wq; on 6.12 runs of md's requeue work)"
 	[ "$w" -gt 0 ] || fail "no member refused a REQ_NOWAIT read for want of a tag"
 	[ "$q" -gt 0 ] || fail "no read a member refused was issued again"
 	[ "$level" = 10 ] || return 0
@@ -415,11 +415,12 @@ md_reads_inline() {
 	md_check_clean /dev/md0
 }
 
-# reads_again: io-wq's issues, and on 6.12 the runs of md's work item that
-# issues the polled reads a member refused again (md_poll_requeue())
+# reads_again: how often the polled reads a member refused were issued
+# again: by io-wq, or on 6.12 by md's work item (md_poll_requeue(); its
+# runs, each for one or more)
 reads_again() {
 	case $(uname -r) in
-	6.12.*) echo $(($(probe_hits iowq) + $(probe_hits mdrq))) ;;
+	6.12.*) probe_hits mdrq ;;
 	*) probe_hits iowq ;;
 	esac
 }
@@ -496,10 +497,9 @@ md_poll_fail_recover() {
 	run mdadm /dev/md0 --remove /dev/nullb2
 	resync_speed slow
 	run mdadm /dev/md0 --add /dev/nullb2
-	# the member's polling before it failed does not count; the member
-	# in recovery takes writes only
+	# the member's polling before it failed does not count
 	poll_mark
-	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M $(md_polled_writes)
+	fio_verify /dev/md0 --hipri=1 --offset=96M --size=16M
 	overlap "grep -qE 'recovery|resync' /proc/mdstat" "the recovery ended before fio did"
 	resync_speed fast
 	md_wait /dev/md0
@@ -520,14 +520,6 @@ case_md_raid5_poll_refused() {
 	polled_read_refused /dev/md0
 	not_polled "raid5 refuses polled I/O"
 }
-
-# md_polled_writes: fio options for polled writes that raid1 and raid10
-# poll on every member. On 6.12 they poll a write only when it comes
-# without REQ_NOWAIT: the copies go to the members without it, and io_uring's
-# own task, which sends REQ_NOWAIT, is the one that polls (those writes
-# complete by interrupt). So the writes go through io-wq (IOSQE_ASYNC),
-# which sends none; on 7.2 they do anyway (REQ_NOWAIT writes are refused).
-md_polled_writes() { case $(uname -r) in 6.12.*) echo --force_async=1 ;; esac; }
 
 # md_reassemble DEV...: stop md0 and assemble it again from DEV...
 md_reassemble() {
@@ -598,7 +590,7 @@ case_md_raid1_five_mirrors_poll() {
 	# writes only in this phase: a read goes to one mirror
 	run fio --name=w5 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--verify=crc32c --do_verify=0 --allow_file_create=0 $(md_polled_writes)
+		--verify=crc32c --do_verify=0 --allow_file_create=0
 	assert_polled nullb1 nullb2 nullb3 nullb4 nullb5
 	run fio --name=w5 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
@@ -627,7 +619,7 @@ case_md_raid10_near3_replacement_poll() {
 	poll_mark
 	run fio --name=r3 --filename=/dev/md0 --ioengine=io_uring --direct=1 \
 		--hipri=1 --rw=randwrite --bs=4k --iodepth=16 --size=16M \
-		--verify=crc32c --do_verify=0 --allow_file_create=0 $(md_polled_writes)
+		--verify=crc32c --do_verify=0 --allow_file_create=0
 	assert_polled nullb1 nullb2 nullb3 nullb4
 	echo max > $md/sync_max
 	md_wait /dev/md0
@@ -743,11 +735,11 @@ case_nvme_poll_shared_queue() {
 
 # md_array_shallow LEVEL N [mdadm options]: md_array over members with 16
 # tags per poll queue, so that uring-poll's 256 I/Os in flight run out of
-# tags: a member bio with REQ_NOWAIT (raid0 and linear) fails with EAGAIN,
-# which ends the md bio with it and io_uring issues it again from io-wq;
-# raid1 and raid10 reads do the same (their writes are submitted from
-# io-wq and wait for a tag on 7.2; on 6.12 io_uring's task submits them
-# with REQ_NOWAIT and they complete by interrupt).
+# tags: a member bio with REQ_NOWAIT (raid0 and linear, raid1 and raid10
+# reads) fails with EAGAIN, which ends the md bio with it and io_uring
+# issues it again from io-wq (on 6.12 md issues it again itself:
+# md_poll_requeue()); raid1 and raid10 writes are refused under REQ_NOWAIT,
+# submitted from io-wq and wait for a tag there.
 md_array_shallow() {
 	local level=$1 n=$2 chunk=
 	shift 2
@@ -850,10 +842,10 @@ case_md_raid1_over_nvme_poll() {
 # poll_queues=0 while powered, as nvme does on a reset without poll
 # queues): its polled bios in flight, if any meet the change, are refused
 # with EOPNOTSUPP. A read sent with REQ_NOWAIT ends with EAGAIN and io-wq
-# issues it again; other polled bios raid1 counts as I/O errors of that
-# member, retrying reads on the other mirror and writes in pieces by
-# interrupt (a known gap, in the cover letter): either way the polled I/O
-# succeeds, no member is failed, and the array still polls.
+# issues it again (md on 6.12); other polled bios raid1 counts as I/O
+# errors of that member, retrying reads on the other mirror and writes in
+# pieces by interrupt (a known gap, in the cover letter): either way the
+# polled I/O succeeds, no member is failed, and the array still polls.
 case_md_raid1_member_loses_poll_queues() {
 	local pid
 	md_array 1 2
