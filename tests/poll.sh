@@ -343,15 +343,15 @@ case_md_raid10_poll() { md_array 10 4; md_poll_matrix; }
 # series; upstream removed REQ_NOWAIT from them in 3fe5b7c9fb72), so that
 # io_uring issues them from its own task, not from io-wq. Counted with
 # io_wq_enqueue() in each phase: writes are still refused under REQ_NOWAIT
-# and nearly all go to io-wq (on 7.2; 6.12 takes them); then the same blocks are read back and
-# verified by interrupt and polled, with fewer than one read in ten handed
-# to io-wq, and the polled ones polled; read again 512 deep, members run out
-# of tags and refuse reads, which io-wq issues again (on 6.12 md's work
-# item: md_poll_requeue(), counted too). On raid10 the reads run once more
-# during a repair, which bars the buckets it works in: some reads are
-# refused there and go to io-wq, the data verifies, the repair runs to its
-# end (a count the refusal left behind would hang it) and a check finds no
-# mismatch.
+# and nearly all go to io-wq (on 7.2; 6.12 takes them); then the same blocks
+# are read back and verified by interrupt and polled, with fewer than one
+# read in ten handed to io-wq, and the polled ones polled; read again 512
+# deep, members run out of tags and refuse reads, which io-wq issues again
+# (on 6.12 md's work item, md_poll_requeue(), whose runs are counted there).
+# On raid10 the reads run once more during a repair, which bars the buckets
+# it works in: some reads are refused there and go to io-wq, the data
+# verifies, the repair runs to its end (a count the refusal left behind would
+# hang it) and a check finds no mismatch.
 md_reads_inline() {
 	local level=$1 n=4096 w q hipri args
 	md_array "$level" "$2"
@@ -757,9 +757,9 @@ md_poll_deep() {
 	uring_poll /dev/md0 -m flood -d 256 -n 4000 -b 8k -w 30
 	uring_poll_no_eagain
 	# 12k at 4k offsets: one I/O in eight crosses a 64k chunk, which 6.12's
-	# raid0 splits itself (it has no chunk_sectors limit; elsewhere the
-	# block layer refuses such a bio under REQ_NOWAIT): the front part goes
-	# by interrupt, and no refusal of it may end the polled bio
+	# raid0 would split itself (it has no chunk_sectors limit): md refuses
+	# such a bio under REQ_NOWAIT, as the block layer does elsewhere, and
+	# io-wq issues it again; no refusal may end a polled bio in its poller
 	uring_poll /dev/md0 -m flood -d 256 -n 4000 -b 12k -w 30
 	uring_poll_no_eagain
 	tags_ran_out
