@@ -107,9 +107,10 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # the end of a barrier unit of a 40 GiB array while other writes share
 # its bucket; whole-stripe discards), under two far2 recoveries (a write
 # into each step) and raid1's read retried during a freeze. The rule hides the
-# stable fixes of dm-crypt, dm-flakey, dm-cache, dm-raid and dm-zoned (their
-# tables no longer poll), so their cases check the rule; those of
-# dm-flakey, dm-cache and dm-zoned, of dm-linear, dm-stripe, dm-delay and
+# stable fixes of dm-crypt, dm-flakey, dm-cache, dm-raid, dm-zoned and
+# dm-pcache (their tables no longer poll), so their cases check the rule;
+# those of dm-flakey, dm-cache and dm-zoned, dm-pcache's (which needs
+# EXTRA_CONFIG=more-dm and legacy pmem: README), of dm-linear, dm-stripe, dm-delay and
 # dm-thin, NVMe's shared poll queue, raid5's refusal, mainline's
 # test_null_01 and the other md-raid layouts are left to make test T=...,
 # for CI's time. Mainline's ublk test_generic_17 (7.2's own recovery code,

@@ -9,7 +9,8 @@
 # dm-rq completes the original request from task context too, where a
 # BLOCK_SOFTIRQ raised for it used to wake ksoftirqd. Memory-backed null_blk
 # cannot be a path: request-based dm issues clones from its non-blocking
-# ->queue_rq, and such a null_blk has a blocking tag set.
+# ->queue_rq, and such a null_blk has a blocking tag set
+# (mpath_nowait_blocking_path makes one a path and sends it no I/O).
 . ./lib.sh
 # an I/O error or a timeout fails a case unless the case injects it
 CHECK_STRANDED=1
@@ -240,6 +241,42 @@ case_mpath_nowait() {
 		--allow_file_create=0 --output-format=terse >/tmp/fio.out
 }
 
+# A path whose ->queue_rq may sleep (memory-backed null_blk: its tag set is
+# BLK_MQ_F_BLOCKING) rules REQ_NOWAIT out. A table over a null_blk without
+# memory takes RWF_NOWAIT reads; a reload that adds the blocking path (a
+# flush reload: on 7.2 a noflush reload of multipath keeps the queue's
+# limits) takes NOWAIT away, and an RWF_NOWAIT read then fails at once
+# with EOPNOTSUPP: io_uring refuses it because the device was opened
+# without FMODE_NOWAIT, before anything reaches dm or the blocking path
+# (which no I/O may reach: see the top of this file). Reloading the first
+# table gives NOWAIT back. 7.2 shows BLK_FEAT_NOWAIT nowhere in sysfs, so
+# each fio run, which opens the device again, is the probe.
+nowait_read() {
+	fio --name=nowait --filename=/dev/mapper/mp --direct=1 \
+		--ioengine=io_uring --nowait=1 --rw=randread --bs=4k --size=4M \
+		--allow_file_create=0 >/tmp/fio.out 2>&1
+}
+case_mpath_nowait_blocking_path() {
+	local s one two
+	nullb nullb1 memory_backed=0
+	nullb nullb2 memory_backed=1
+	s=$(sectors nullb1)
+	one="0 $s multipath 0 0 1 1 round-robin 0 1 1 /dev/nullb1 1"
+	two="0 $s multipath 0 0 1 1 round-robin 0 2 1 /dev/nullb1 1 /dev/nullb2 1"
+	dm_create mp "$one"
+	nowait_read || fail "an RWF_NOWAIT read over a path without a blocking ->queue_rq failed: $(cat /tmp/fio.out)"
+	run dmsetup load mp --table "$two"
+	run dmsetup suspend mp
+	run dmsetup resume mp
+	! nowait_read || fail "an RWF_NOWAIT read succeeded with a blocking path in the table"
+	grep -q "Operation not supported" /tmp/fio.out ||
+		fail "an RWF_NOWAIT read failed, but not with EOPNOTSUPP: $(cat /tmp/fio.out)"
+	run dmsetup load mp --table "$one"
+	run dmsetup suspend mp
+	run dmsetup resume mp
+	nowait_read || fail "RWF_NOWAIT reads did not come back with the table without the blocking path: $(cat /tmp/fio.out)"
+}
+
 T=/sys/kernel/tracing
 
 # block_softirqs_start / block_softirqs_stop IOS WHAT: between the two, IOS
@@ -440,6 +477,7 @@ case_ublk_remove_under_io() {
 
 run_cases mpath_verify mpath_service_time_verify mpath_requeue_verify \
 	mpath_fail_reinstate mpath_group_switch mpath_queue_if_no_path \
-	mpath_no_path_fails mpath_nowait loop_completion_in_task \
+	mpath_no_path_fails mpath_nowait mpath_nowait_blocking_path \
+	loop_completion_in_task \
 	ublk_paths_verify ublk_path_killed ublk_reload_under_io \
 	ublk_remove_under_io

@@ -148,12 +148,49 @@ case_dm_raid1_poll() {
 	dm_poll_rule refused r1 "0 $(sectors nullb1) raid raid1 2 0 nosync 2 - /dev/nullb1 - /dev/nullb2" nullb1 nullb2
 }
 
-# the targets that pass the clone on and have no case above (each where
-# the kernel has it): dust, unstriped, switch
+# dm_poll_in_map NAME TARGET: a table of TARGET (zero or error, which end
+# each bio in ->map, no device below) polls, and polled reads complete:
+# without error from zero (fio's buffers are zeroed already, so the data
+# are not checked), with EIO from error.
+dm_poll_in_map() {
+	local minor
+	dm_create "$1" "0 65536 $2"
+	minor=$(dmsetup info -c --noheadings -o minor "$1" | tr -d ' ')
+	[ "$(io_poll "dm-$minor")" = 1 ] || fail "a table of $2 does not poll"
+	if [ "$2" = zero ]; then
+		run fio --name=zero --filename="/dev/mapper/$1" --ioengine=io_uring \
+			--direct=1 --hipri=1 --rw=randread --bs=4k --iodepth=16 \
+			--size=16M --allow_file_create=0 --output-format=terse >/tmp/fio.out
+	elif fio --name=error --filename="/dev/mapper/$1" --ioengine=io_uring \
+		--direct=1 --hipri=1 --rw=randread --bs=4k --iodepth=16 \
+		--size=16M --allow_file_create=0 >/tmp/fio.out 2>&1; then
+		fail "a polled read of dm-error succeeded"
+	else
+		grep -q "Input/output error" /tmp/fio.out ||
+			fail "a polled read of dm-error failed, but not with EIO: $(cat /tmp/fio.out)"
+	fi
+}
+
+# the targets with no case above: error (always built in) and zero (with
+# EXTRA_CONFIG=more-dm) end bios in ->map and poll; dust, unstriped and
+# switch (each where the kernel has it) pass the clone on and poll;
+# bio-based multipath resubmits the clone to another path and refuses
+# (with the polling rule; without it, on a kernel before "dm: poll only
+# through targets that pass dm's clone on", it polls).
 case_dm_other_targets_poll() {
 	local n=0
 	nullb nullb1 poll_queues=2
 	nullb nullb2 poll_queues=2
+	dm_poll_in_map er error
+	if dmsetup targets | grep -qw zero; then
+		dm_poll_in_map zr zero
+		n=$((n + 1))
+	fi
+	if dm_has_poll_rule; then
+		dm_poll_rule refused mpb "0 $(sectors nullb1) multipath 2 queue_mode bio 0 1 1 round-robin 0 1 1 /dev/nullb1 1" nullb1
+	else
+		log "no polling rule in this kernel: bio-based multipath not checked"
+	fi
 	if dmsetup targets | grep -qw dust; then
 		dm_poll_rule polled du "0 $(sectors nullb1) dust /dev/nullb1 0 4096" nullb1
 		n=$((n + 1))
@@ -166,7 +203,9 @@ case_dm_other_targets_poll() {
 		dm_poll_rule polled sw "0 $(sectors nullb1) switch 2 128 0 /dev/nullb1 0 /dev/nullb2 0" nullb1 nullb2
 		n=$((n + 1))
 	fi
-	[ $n -gt 0 ] || skip "none of dust, unstriped, switch in this kernel"
+	log "$n of zero, dust, unstriped, switch in this kernel"
+	# zero and error have no device below to count polled requests on
+	[ -e /tmp/polled-asserted ] || not_polled "only zero and error, nothing below"
 }
 
 # Polled I/O while the table is reloaded, again and again, between one
@@ -294,6 +333,81 @@ case_dm_zoned_poll() {
 	nullb nullb1 size=512 zoned=1 zone_size=16 zone_nr_conv=8 poll_queues=2
 	dmz_format /dev/nullb1
 	dm_poll_rule refused dz "0 $((DMZ_CHUNKS * 32768)) zoned /dev/nullb1" nullb1
+}
+
+# dm_has_poll_rule: this kernel has "dm: poll only through targets that
+# pass dm's clone on" (a dm-crypt table over a polling null_blk refuses
+# polled I/O only with it). A kernel with the stable fixes alone does not.
+dm_has_poll_rule() {
+	local minor r
+	nullb nullb9 poll_queues=2
+	dm_create rule "0 $(sectors nullb9) crypt aes-xts-plain64 $DM_KEY 0 /dev/nullb9 0"
+	minor=$(dmsetup info -c --noheadings -o minor rule | tr -d ' ')
+	r=$(io_poll "dm-$minor")
+	run dmsetup remove rule
+	case $r in 0|1) ;; *) fail "io_poll of the dm-crypt probe: '$r'" ;; esac
+	[ "$r" = 0 ]
+}
+
+sectors_read() { awk '{ print $3 }' "/sys/block/$1/stat"; }
+
+# pcache_misses BACKING: data written to BACKING directly, then read back
+# and verified through a new dm-pcache device on /dev/pmem0, whose cache
+# is empty, so that every read misses and goes to BACKING (checked: at
+# least the 16 MiB read there). With the polling rule the table refuses
+# polled I/O and the reads are not polled; without it (the stable fixes
+# alone) the table advertises polling, whatever BACKING does, and the
+# reads are polled.
+pcache_misses() {
+	local back=$1 minor before data
+	data="--name=data --ioengine=io_uring --direct=1 --rw=randwrite --bs=4k
+		--iodepth=16 --size=16M --verify=crc32c --verify_fatal=1
+		--allow_file_create=0 --output-format=terse"
+	# no cache left from an earlier pass: dm-pcache formats a blank device
+	run dd if=/dev/zero of=/dev/pmem0 bs=1M count=32 oflag=direct status=none
+	run fio $data --filename="/dev/$back" --do_verify=0 >/tmp/fio.out
+	dm_create pc "0 $(sectors "$back") pcache /dev/pmem0 /dev/$back 4 cache_mode writeback data_crc false"
+	minor=$(dmsetup info -c --noheadings -o minor pc | tr -d ' ')
+	before=$(sectors_read "$back")
+	if [ "$PCACHE_RULE" = yes ]; then
+		[ "$(io_poll "dm-$minor")" = 0 ] ||
+			fail "dm-pcache over $back advertises polling"
+		polled_read_refused /dev/mapper/pc
+		run fio $data --filename=/dev/mapper/pc --verify_only=1 >/tmp/fio.out
+	else
+		[ "$(io_poll "dm-$minor")" = 1 ] ||
+			fail "dm-pcache over $back does not advertise polling on a kernel without the rule"
+		run fio $data --filename=/dev/mapper/pc --verify_only=1 --hipri=1 >/tmp/fio.out
+	fi
+	[ $(($(sectors_read "$back") - before)) -ge 32768 ] ||
+		fail "$(($(sectors_read "$back") - before)) sectors read from $back: the reads did not miss the cache"
+	run dmsetup remove pc
+}
+
+# dm-pcache (6.18 and later) caches on a DAX device, here legacy pmem: a
+# kernel built with EXTRA_CONFIG=more-dm (configs/more-dm.config), booted
+# with memmap=512M!2G (tests/run -e). It reads what it has not cached from
+# the backing device through copies of dm's clone. Over a backing device
+# that polls and one that does not: with the polling rule, the table
+# refuses polled I/O; on the stable fixes alone, polled reads that miss
+# the cache verify ("dm pcache: do not poll the backing bios made from a
+# polled bio"; without it they wait for null_blk's request timeout over
+# the first device and fail with EOPNOTSUPP over the second).
+case_dm_pcache_poll() {
+	dmsetup targets | grep -qw pcache ||
+		skip "no dm-pcache in this kernel (build it with EXTRA_CONFIG=more-dm)"
+	[ -b /dev/pmem0 ] || skip "no /dev/pmem0 (tests/run -e 'memmap=512M!2G')"
+	[ "$(sectors pmem0)" -ge 1048576 ] ||
+		skip "/dev/pmem0 is smaller than dm-pcache's 512 MiB"
+	PCACHE_RULE=no
+	! dm_has_poll_rule || PCACHE_RULE=yes
+	log "polling rule: $PCACHE_RULE"
+	nullb nullb1 poll_queues=2
+	nullb nullb2 poll_queues=0
+	[ "$(io_poll nullb2)" = 0 ] || fail "nullb2 polls"
+	pcache_misses nullb1
+	pcache_misses nullb2
+	not_polled "dm-pcache's reads complete by interrupt below"
 }
 
 # md_array LEVEL N: /dev/md0 over N polling null_blk devices, no resync.
@@ -926,7 +1040,7 @@ case_md_raid10_poll_reshape() {
 }
 
 run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
-	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_inlinecrypt_poll \
+	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_pcache_poll dm_inlinecrypt_poll \
 	dm_other_targets_poll dm_reload_poll dm_mixed_table_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_reads_inline md_raid10_reads_inline \
 	md_raid1_nowait_member_joins md_raid1_poll_fail_recover \
