@@ -110,8 +110,8 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # stable fixes of dm-crypt, dm-flakey, dm-cache, dm-raid, dm-zoned and
 # dm-pcache (their tables no longer poll), so their cases check the rule;
 # those of dm-flakey, dm-cache and dm-zoned, dm-pcache's (which needs
-# EXTRA_CONFIG=more-dm and legacy pmem: README), of dm-linear, dm-stripe, dm-delay and
-# dm-thin, NVMe's shared poll queue, raid5's refusal, mainline's
+# EXTRA_CONFIG=more-dm and legacy pmem: README), of dm-linear, dm-stripe,
+# dm-delay and dm-thin, NVMe's shared poll queue, raid5's refusal, mainline's
 # test_null_01 and the other md-raid layouts are left to make test T=...,
 # for CI's time. Mainline's ublk test_generic_17 (7.2's own recovery code,
 # not the series') hung once in CI's run of 2026-11-30 (7.2 cover letter:
