@@ -87,7 +87,9 @@ test-rt: have-tree
 # from loop's worker too) and the basic ones; the whole area, a killed
 # ublk server and a reloaded one included, on the distribution-like
 # PREEMPT_RT kernel with lockdep (those two left the debug kernel's list
-# for CI's time: 3.5 minutes).
+# for CI's time: 3.5 minutes). bfq runs on both kernels as well: with its
+# debug statistics on the debug kernel, as a module without them (as
+# distributions build it) on the PREEMPT_RT one.
 AREAS := $(filter-out lib,$(basename $(notdir $(wildcard tests/*.sh))))
 DEBUG_MPATH := mpath_verify,mpath_nowait,mpath_fail_reinstate,ublk_paths_verify,ublk_remove_under_io,loop_completion_in_task
 DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
@@ -120,7 +122,7 @@ POLL_7.2 := nullb_poll,md_raid0_poll,md_raid10_poll,md_raid1_reads_inline,md_rai
 MDRAID_7.2 := raid1_read_retry_during_freeze,raid1_split_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes,raid10_far2_write_into_two_recoveries,raid10_near2_write_into_resync_shared_bucket,raid10_near3_split_retry_barred
 DEBUG_TESTS_7.2 := bfq dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_18
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))
-RT_TESTS := dm-mpath
+RT_TESTS := dm-mpath bfq
 # make check-smoke: what CI checks of the base it does not test fully: the
 # checks of make check up to the debug kernel (the distribution-like build
 # with modules, PREEMPT_RT and lockdep included), then on the debug kernel
@@ -155,7 +157,7 @@ check: deps tree
 	$(first_checks)
 	@echo "== [$(BASE)] the test runner fails what it must"; $(S)/check-test-runner
 	@echo "== [$(BASE)] tests on the debug kernel"; tests/run $(DEBUG_TESTS)
-	@echo "== [$(BASE)] dm-mpath on the distribution-like kernel (PREEMPT_RT, lockdep, modules)"; \
+	@echo "== [$(BASE)] dm-mpath and bfq on the distribution-like kernel (PREEMPT_RT, lockdep, modules)"; \
 		tests/run -k $(B)/obj/distro/arch/x86/boot/bzImage -m $(B)/obj/distro $(RT_TESTS)
 
 check-smoke: deps tree

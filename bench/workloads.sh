@@ -58,10 +58,11 @@ none            sched_none  -              --hipri=0 variants=j1-qd32,j2-qd32,j4
 mq-deadline     sched_mq_deadline none     --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 bfq             sched_bfq   none           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 none-batch      sched_none  -              --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
-none-nomem         sched_nomem_none         -           --hipri=0 variants=j1-qd32,j2-qd32
-mq-deadline-nomem  sched_nomem_mq_deadline  none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
-bfq-nomem          sched_nomem_bfq          none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
-kyber-nomem        sched_nomem_kyber        none-nomem  --hipri=0 variants=j1-qd32,j2-qd32
+none-nomem         sched_nomem_none         -           --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+mq-deadline-nomem  sched_nomem_mq_deadline  none-nomem  --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+bfq-nomem          sched_nomem_bfq          none-nomem  --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+kyber-nomem        sched_nomem_kyber        none-nomem  --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+bfq-noidle-nomem   sched_nomem_bfq_noidle   none-nomem  --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 bfq-batch       sched_bfq   none-batch     --hipri=0 --iodepth_batch_submit=8 variants=j1-qd32,j2-qd32
 nvme-irq        nvme        -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nvme-poll       nvme        nvme-irq       --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
@@ -274,6 +275,17 @@ setup_sched_nomem_none() { setup_sched_nomem none; }
 setup_sched_nomem_mq_deadline() { setup_sched_nomem mq-deadline; }
 setup_sched_nomem_bfq() { setup_sched_nomem bfq; }
 setup_sched_nomem_kyber() { setup_sched_nomem kyber; }
+# bfq without idling (slice_idle 0): what bfq's idling for a sync queue that
+# runs empty costs when several jobs share the CPUs (not a setting the
+# series changes: a user's choice, at the price of bfq's service guarantees)
+SLICE_IDLE=""
+setup_sched_nomem_bfq_noidle() {
+	setup_sched_nomem bfq
+	SLICE_IDLE=$(cat "/sys/block/${DEV1#/dev/}/queue/iosched/slice_idle")
+	echo 0 > "/sys/block/${DEV1#/dev/}/queue/iosched/slice_idle" ||
+		fail "cannot set bfq's slice_idle"
+	SETUP="$SETUP, slice_idle 0"
+}
 # loop on a 1 GiB file in the guest's /tmp, as losetup makes it (buffered,
 # rq_affinity 1): its worker completes each request in task context, and
 # its one hardware queue takes BLOCK_SOFTIRQ unless blk-mq sends the
@@ -329,6 +341,11 @@ teardown() {
 		mdadm --stop "$MADE_MD" >/dev/null 2>&1 && rm -f "$MADE_MD"
 	fi
 	MADE_DM="" MADE_MD=""
+	# a device of -d that ran bfq before keeps it: its slice_idle as it was
+	if [ -n "$SLICE_IDLE" ]; then
+		echo "$SLICE_IDLE" > "/sys/block/${DEV1#/dev/}/queue/iosched/slice_idle"
+		SLICE_IDLE=""
+	fi
 	[ -n "$SCHED_FILE" ] && echo "$SCHED_OLD" > "$SCHED_FILE"
 	[ -n "$UBLK_ID" ] && "$KUBLK" del -n "$UBLK_ID"
 	if [ -n "$LOOP_DEV" ]; then

@@ -788,7 +788,7 @@ area_result() {
 # in or not built), in an order that needs no depmod (insmod); prints what
 # failed to load.
 TEST_MODULES="dm-mod dm-multipath dm-round-robin dm-service-time loop
-ublk_drv mq-deadline null_blk"
+ublk_drv mq-deadline bfq null_blk"
 load_modules() {
 	local m args
 	[ -d /blkfast/modules ] || return 0
