@@ -542,6 +542,102 @@ reads_again() {
 case_md_raid1_reads_inline()  { md_reads_inline 1 2; }
 case_md_raid10_reads_inline() { md_reads_inline 10 4; }
 
+# raid1's refusals of polled REQ_NOWAIT reads (io_uring's first attempt,
+# made from fio's task), with bad blocks recorded in md on both mirrors and
+# garbage written under each of them (CONFIG_BLK_DEV_WRITE_MOUNTED), so that
+# a read md sends to a bad block fails fio's verify. Three 1M regions:
+# - the third has no bad block: the control, polled reads stay in fio's
+#   task (fewer than one in ten to io-wq) and none is split;
+# - in the first each 64k read can be read only in two parts (nullb1 has a
+#   bad block in its second half, nullb2 one at its start): raid1 refuses
+#   the read rather than split it, io-wq issues it again without
+#   REQ_NOWAIT, and raid1 splits it: the front part from nullb1 by
+#   interrupt (nullb1 completes nothing by polling), the rest from nullb2,
+#   polled (at least one polled completion per read);
+# - in the second only nullb2, now write-mostly, can serve a read (nullb1 is
+#   bad there): 6.12 refuses every such read (it might wait for writes
+#   behind); 7.2 refuses it only while writes are behind, which this case
+#   makes none of (no bitmap), so the reads stay in fio's task there.
+# Counted in each phase: reads handed to io-wq, raid1's splits, the sectors
+# each mirror read and the requests each completed by polling.
+case_md_raid1_poll_refused_reads() {
+	local d=/sys/block/md0/md off1 off2 k n=16 split
+	case $(uname -r) in
+	6.12.*) split=bio_split ;;
+	*) split=bio_submit_split_bioset ;;
+	esac
+	md_array 1 2
+	for k in 0 1M 2M; do
+		fio_verify /dev/md0 --offset=$k --size=1M --bs=64k --rw=write
+	done
+	off1=$(cat "$d/dev-nullb1/offset") off2=$(cat "$d/dev-nullb2/offset")
+	RECORDED_BAD="nullb1 nullb2"
+	for k in $(seq 0 $((n - 1))); do
+		bad_block nullb1 $((off1 + k * 128 + 64)) 8
+		bad_block nullb2 $((off2 + k * 128)) 8
+	done
+	for k in 0 1 2 3; do
+		bad_block nullb1 $((off1 + 2048 + k * 512)) 512
+	done
+	probe_add iowq io_wq_enqueue
+	probe_add split "$split"
+
+	refused_reads_phase 2M
+	log "control: $Q of $n reads handed to io-wq, $S split"
+	[ $((Q * 10)) -lt "$n" ] || fail "control: $Q of $n polled reads handed to io-wq"
+	[ "$S" = 0 ] || fail "control: $S reads split"
+
+	refused_reads_phase 0
+	log "reads in two parts: $Q of $n handed to io-wq, $S split; read $R1 + $R2 sectors, polled $P1 + $P2 requests (nullb1 + nullb2)"
+	[ "$Q" -ge "$n" ] || fail "only $Q of $n reads raid1 must split were refused to io-wq"
+	[ "$S" -ge "$n" ] || fail "only $S of $n reads were split"
+	[ "$R1" -ge $((n * 64)) ] && [ "$R2" -ge $((n * 64)) ] ||
+		fail "the mirrors read $R1 and $R2 sectors, not each its part of $n reads"
+	[ "$P1" = 0 ] || fail "nullb1 completed $P1 requests by polling: a front part was polled"
+	[ "$P2" -ge "$n" ] || fail "nullb2 completed $P2 requests by polling, fewer than the $n rests"
+
+	echo writemostly > "$d/dev-nullb2/state" || fail "cannot make nullb2 write-mostly"
+	refused_reads_phase 1M
+	log "reads of the write-mostly mirror: $Q of $n handed to io-wq, $S split; read $R1 + $R2 sectors, polled $P1 + $P2 requests"
+	[ "$R2" -ge 2048 ] || fail "nullb2 (write-mostly) read $R2 sectors, not the 2048 only it can serve"
+	[ "$S" = 0 ] || fail "$S reads of the write-mostly mirror were split"
+	[ "$P2" -ge "$n" ] || fail "nullb2 completed $P2 requests by polling, fewer than the $n reads"
+	case $(uname -r) in
+	6.12.*) [ "$Q" -ge "$n" ] ||
+		fail "only $Q of $n reads of a write-mostly mirror were refused to io-wq" ;;
+	*) [ $((Q * 10)) -lt "$n" ] ||
+		fail "$Q of $n reads of a write-mostly mirror handed to io-wq with no writes behind" ;;
+	esac
+	assert_polled nullb2
+}
+
+# bad_block MEMBER SECTOR LEN: record a bad block in md (the member's own
+# sectors, data offset included) and write garbage there.
+bad_block() {
+	echo "$2 $3" > "/sys/block/md0/md/dev-$1/bad_blocks" ||
+		fail "cannot record a bad block on $1"
+	dd if=/dev/urandom of="/dev/$1" bs=512 seek="$2" count="$3" oflag=direct \
+		conv=notrunc status=none || fail "cannot write garbage to $1 at $2"
+}
+
+# refused_reads_phase OFFSET: polled reads of the 1M at OFFSET, verified;
+# sets Q (io-wq hand-offs), S (splits), R1/R2 (sectors nullb1/nullb2 read)
+# and P1/P2 (requests they completed by polling) for that phase.
+refused_reads_phase() {
+	local r1 r2
+	poll_mark
+	Q=$(probe_hits iowq) S=$(probe_hits split)
+	r1=$(awk '{ print $3 }' /sys/block/nullb1/stat)
+	r2=$(awk '{ print $3 }' /sys/block/nullb2/stat)
+	fio_verify /dev/md0 --offset="$1" --size=1M --bs=64k --rw=write \
+		--verify_only --hipri=1
+	Q=$(($(probe_hits iowq) - Q)) S=$(($(probe_hits split) - S))
+	R1=$(($(awk '{ print $3 }' /sys/block/nullb1/stat) - r1))
+	R2=$(($(awk '{ print $3 }' /sys/block/nullb2/stat) - r2))
+	P1=$(($(poll_stats nullb1 | cut -d' ' -f2) - $(poll_marked nullb1 | cut -d' ' -f2)))
+	P2=$(($(poll_stats nullb2 | cut -d' ' -f2) - $(poll_marked nullb2 | cut -d' ' -f2)))
+}
+
 # A member without REQ_NOWAIT (dm-delay, which does not declare
 # DM_TARGET_NOWAIT) replaces a raid1 mirror while polled reads run from a
 # file opened before: the array keeps taking REQ_NOWAIT
@@ -1052,4 +1148,5 @@ run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_cry
 	md_raid1_poll_small_cq md_raid10_poll_small_cq md_raid1_poll_ring_closed \
 	md_raid10_poll_ring_closed md_raid1_poll_rings_sqpoll md_raid10_poll_rings_sqpoll \
 	dm_linear_over_md_poll md_raid1_over_nvme_poll md_raid1_member_loses_poll_queues \
-	md_raid1_poll_read_error_retry md_raid1_poll_write_behind md_raid10_poll_reshape
+	md_raid1_poll_read_error_retry md_raid1_poll_write_behind md_raid10_poll_reshape \
+	md_raid1_poll_refused_reads
