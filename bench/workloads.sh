@@ -35,14 +35,15 @@ shift $((OPTIND - 1))
 WORKLOADS='
 nullb-irq       raw         -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-poll      raw         -              --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
-dm-linear-irq   dm_linear   nullb-irq      --hipri=0
-dm-linear-poll  dm_linear   nullb-poll     --hipri=1
+dm-linear-irq   dm_linear   nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
+dm-linear-poll  dm_linear   nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid0-irq    md_raid0    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid0-poll   md_raid0    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-poll   md_raid1    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid10-irq   md_raid10   nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid10-poll  md_raid10   nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+md-raid0-write  md_raid0    -              --hipri=0 variants=randwrite-j1-qd32,randwrite-j2-qd32
 md-raid1-write  md_raid1    -              --hipri=0 variants=randwrite-j1-qd32,randwrite-j2-qd32
 md-raid10-write md_raid10   -              --hipri=0 variants=randwrite-j1-qd32,randwrite-j2-qd32
 nullb-nomem     raw_nomem   -              --hipri=0 variants=j1-qd1,j2-qd1,j1-qd32,j2-qd32
