@@ -128,7 +128,7 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # for CI's time. Mainline's ublk test_generic_17 (7.2's own recovery code,
 # not the series') hung once in CI's run of 2026-11-30 (7.2 cover letter:
 # known gaps) and is left to make test too.
-POLL_7.2 := nullb_poll,md_raid0_poll,md_raid10_poll,md_raid1_reads_inline,md_raid10_reads_inline,md_raid1_five_mirrors_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
+POLL_7.2 := nullb_poll,dm_linear_poll_tag_starved,md_raid0_poll,md_raid10_poll,md_raid1_reads_inline,md_raid10_reads_inline,md_raid1_five_mirrors_poll,dm_crypt_poll,dm_raid1_poll,dm_inlinecrypt_poll,dm_other_targets_poll,dm_reload_poll,dm_mixed_table_poll
 MDRAID_7.2 := raid1_read_retry_during_freeze,raid10_near2_resync_check_repair,raid10_near2_write_into_resync,raid10_near2_discard_whole_stripes,raid10_far2_write_into_two_recoveries,raid10_near2_write_into_resync_shared_bucket,raid10_near3_split_retry_barred
 DEBUG_TESTS_7.2 := bfq:switch_under_load,cgroup_churn,cgroup_v1_stats,cgroup_v1_times dm-mpath:$(DEBUG_MPATH) md-raid:$(MDRAID_7.2) poll:$(POLL_7.2) ublk:test_generic_18
 DEBUG_TESTS := $(DEBUG_TESTS_$(BASE))

@@ -43,6 +43,42 @@ case_dm_linear_poll() {
 	assert_polled nullb1
 }
 
+# ios_done DEV: the reads and writes DEV completed (/sys/block/DEV/stat)
+ios_done() {
+	set -- $(cat "/sys/block/$1/stat")
+	echo $(($1 + $5))
+}
+
+# Polled I/O through dm-linear over a null_blk device of one poll queue of
+# 4 tags: clones are refused with BLK_STS_AGAIN under REQ_NOWAIT and dm
+# requeues their bios (dm_handle_requeue()), which its worker submits again.
+# Stable fix "dm: queue a requeued bio again only after its accounting has
+# ended": before it, dm ended the accounting of a bio it had already handed
+# to that worker, and this oopsed in dm_io_acct() (a NULL ->bi_bdev) within
+# seconds. The requeues are counted: each ends dm's accounting of the bio
+# once more, so dm completes more I/Os than null_blk does.
+case_dm_linear_poll_tag_starved() {
+	local dm before after
+	nullb nullb1 poll_queues=1 hw_queue_depth=4
+	dm_polling lin "0 $(sectors nullb1) linear /dev/nullb1 0"
+	dm=dm-$(dmsetup info -c --noheadings -o minor lin | tr -d ' ')
+	before=$(( $(ios_done "$dm") - $(ios_done nullb1) ))
+	fio_verify /dev/mapper/lin --hipri=1 --iodepth=32 --numjobs=4 \
+		--size=8M --offset_increment=8M --group_reporting
+	# reads as fast as null_blk serves them: the race is widest then
+	run fio --name=starve --filename=/dev/mapper/lin --ioengine=io_uring \
+		--direct=1 --hipri=1 --rw=randread --bs=4k --iodepth=32 \
+		--numjobs=4 --thread --size=32M --time_based --runtime=5 \
+		--group_reporting --output-format=terse --terse-version=3 >/tmp/fio.out
+	fio_verify /dev/mapper/lin --hipri=1 --iodepth=32 --numjobs=4 \
+		--size=8M --offset_increment=8M --group_reporting --verify_only
+	after=$(( $(ios_done "$dm") - $(ios_done nullb1) ))
+	[ $((after - before)) -gt 0 ] ||
+		fail "dm requeued no bio (it completed as many I/Os as nullb1): the tags were not short"
+	log "dm requeued $((after - before)) bios refused for want of a tag"
+	assert_polled nullb1
+}
+
 case_dm_stripe_poll() {
 	nullb nullb1 poll_queues=2
 	nullb nullb2 poll_queues=2
@@ -1135,7 +1171,7 @@ case_md_raid10_poll_reshape() {
 	assert_polled nullb1 nullb2 nullb3 nullb4 nullb5
 }
 
-run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_stripe_poll dm_crypt_poll dm_delay_poll \
+run_cases nullb_poll nvme_poll_shared_queue dm_linear_poll dm_linear_poll_tag_starved dm_stripe_poll dm_crypt_poll dm_delay_poll \
 	dm_flakey_poll dm_thin_poll dm_cache_poll dm_raid1_poll dm_zoned_poll dm_pcache_poll dm_inlinecrypt_poll \
 	dm_other_targets_poll dm_reload_poll dm_mixed_table_poll md_linear_poll md_raid0_poll \
 	md_raid1_poll md_raid10_poll md_raid1_reads_inline md_raid10_reads_inline \
