@@ -35,8 +35,8 @@ shift $((OPTIND - 1))
 WORKLOADS='
 nullb-irq       raw         -              --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 nullb-poll      raw         -              --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
-dm-linear-irq   dm_linear   nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
-dm-linear-poll  dm_linear   nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
+dm-linear-irq   dm_linear   nullb-irq      --hipri=0
+dm-linear-poll  dm_linear   nullb-poll     --hipri=1
 md-raid0-irq    md_raid0    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid0-poll   md_raid0    nullb-poll     --hipri=1 variants=j1-qd32,j2-qd32,j4-qd32
 md-raid1-irq    md_raid1    nullb-irq      --hipri=0 variants=j1-qd32,j2-qd32,j4-qd32
