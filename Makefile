@@ -110,7 +110,8 @@ DEBUG_TESTS_6.12 := $(patsubst dm-mpath,dm-mpath:$(DEBUG_MPATH),$(AREAS))
 # poll: the targets that opted in with no case of their own, and
 # dm-inlinecrypt, whose writes go through blk-crypto-fallback's fix;
 # polled I/O through reloads between a table that polls and one that
-# does not) and
+# does not; dm-linear whose polled bios dm requeues for want of a tag,
+# stable fix 16) and
 # null_blk; of md-raid, raid10's buckets under a resync (a write into
 # each sync step over members that split the resync's reads, also over
 # the end of a barrier unit of a 40 GiB array while other writes share
